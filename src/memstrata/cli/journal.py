@@ -1,0 +1,36 @@
+"""``memstrata log``: append to today's journal."""
+
+from __future__ import annotations
+
+import click
+
+from memstrata.cli.opener import open_memory
+from memstrata.journal.parse import KIND_LETTERS
+
+_KIND_CHOICES = sorted({*KIND_LETTERS.values(), *KIND_LETTERS})
+
+
+@click.command()
+@click.argument("text", nargs=-1, required=True)
+@click.option(
+    "--kind",
+    type=click.Choice(_KIND_CHOICES, case_sensitive=False),
+    default=None,
+    help="Record as a typed ## Retain fact: world (W), experience (B), opinion (O), "
+    "observation (S).",
+)
+@click.option("--confidence", type=float, default=None, help="Opinion confidence, 0 to 1.")
+@click.pass_context
+def log(
+    ctx: click.Context, text: tuple[str, ...], kind: str | None, confidence: float | None
+) -> None:
+    """Append TEXT to today's journal (memory/YYYY-MM-DD.md).
+
+    Example: memstrata log --kind world "@Ann moved to Berlin"
+    """
+    fact_kind = KIND_LETTERS.get(kind.upper(), kind.lower()) if kind else None
+    written = open_memory(ctx).log(" ".join(text), fact_kind, confidence)  # type: ignore[arg-type]
+    click.echo(f"{written.path.name}:{written.line}: {written.text}")
+
+
+COMMANDS = (log,)

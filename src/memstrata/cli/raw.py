@@ -1,0 +1,68 @@
+"""``memstrata ingest``: import agent transcripts into the raw tier."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from memstrata.cli.opener import open_memory
+from memstrata.cli.output import echo_json
+from memstrata.raw.importers import FORMATS
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "format_name",
+    type=click.Choice(["auto", *FORMATS]),
+    default="auto",
+    help="Transcript format (default: detect per file).",
+)
+@click.option("--agent", default=None, help="Agent key harness:account:role for these sessions.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def ingest(
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    format_name: str,
+    agent: str | None,
+    as_json: bool,
+) -> None:
+    """Import transcripts (files or folders such as ~/.claude/projects or ~/.codex/sessions).
+
+    Re-importing a file, or a longer version of it, adds only what is new. Lines that do not
+    parse are reported with their line number; the rest imports (exit status 1 if any).
+
+    Example: memstrata ingest ~/.claude/projects --agent claude-code:me:main
+    """
+    memory = open_memory(ctx)
+    files = memory.files_to_ingest(paths)
+    show_bar = sys.stderr.isatty() and not as_json and len(files) > 1
+    with click.progressbar(
+        length=len(files), label="ingesting", file=sys.stderr, hidden=not show_bar
+    ) as bar:
+        report = memory.ingest(paths, format_name, agent, on_file=lambda _path: bar.update(1))
+    if as_json:
+        echo_json(report)
+    else:
+        click.echo(
+            f"{report.files} files, {report.sessions} sessions: {report.turns_added} turns added, "
+            f"{report.turns_updated} updated; {report.skipped_unchanged} unchanged files skipped"
+            + (
+                f", {report.skipped_unknown} unknown files skipped"
+                if report.skipped_unknown
+                else ""
+            )
+        )
+    for problem in report.problems[:50]:
+        click.echo(f"problem: {problem}", err=True)
+    if len(report.problems) > 50:
+        click.echo(f"… and {len(report.problems) - 50} more problems", err=True)
+    if report.problems:
+        ctx.exit(1)
+
+
+COMMANDS = (ingest,)

@@ -1,0 +1,141 @@
+"""``memstrata topic``: list, show, history, archive and write wiki topics."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from memstrata.cli.opener import open_memory
+from memstrata.cli.output import echo_json, one_line
+from memstrata.errors import InputError
+from memstrata.workspace.textfile import decode_text
+
+
+@click.group()
+def topic() -> None:
+    """Wiki topics (namespace/slug): a summary to recall, a detail page, a history.
+
+    Example: memstrata topic show people/ann
+    """
+
+
+@topic.command("list")
+@click.option("--all", "show_all", is_flag=True, help="Include archived and superseded topics.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
+    """List topics with their state and one-line gist.
+
+    Example: memstrata topic list --all
+    """
+    from memstrata.wiki.index_file import entry_for
+
+    entries = [entry_for(item) for item in open_memory(ctx).list_topics()]
+    if not show_all:
+        entries = [entry for entry in entries if entry.state in ("active", "conflict")]
+    if as_json:
+        echo_json(entries)
+        return
+    for entry in entries:
+        click.echo(
+            f"{entry.id:<32} {entry.state:<10} {one_line(entry.title + ': ' + entry.gist, 70)}"
+        )
+
+
+@topic.command()
+@click.argument("topic_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def show(ctx: click.Context, topic_id: str, as_json: bool) -> None:
+    """Show a topic: summary, detail and meta.
+
+    Example: memstrata topic show people/ann
+    """
+    item = open_memory(ctx).get_topic(topic_id)
+    if as_json:
+        echo_json(item)
+        return
+    click.echo(f"# {item.id} [{item.meta.state}] updated {item.meta.updated}")
+    click.echo(item.summary.rstrip())
+    if item.detail.strip():
+        click.echo("\n--- detail ---")
+        click.echo(item.detail.rstrip())
+
+
+@topic.command()
+@click.argument("topic_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def history(ctx: click.Context, topic_id: str, as_json: bool) -> None:
+    """Show every recorded change of a topic, oldest first.
+
+    Example: memstrata topic history people/ann
+    """
+    entries = open_memory(ctx).topic_history(topic_id)
+    if as_json:
+        echo_json(entries)
+        return
+    for entry in entries:
+        reason = f" — {entry.reason}" if entry.reason else ""
+        click.echo(
+            f"{entry.time} {entry.actor:<8} {entry.op:<9} {entry.before or '∅':>16} → "
+            f"{entry.after}{reason}"
+        )
+
+
+@topic.command()
+@click.argument("topic_id")
+@click.option("--reason", default="", help="Why (recorded in history).")
+@click.pass_context
+def archive(ctx: click.Context, topic_id: str, reason: str) -> None:
+    """Archive a topic: out of recall and the index, kept on disk with its history.
+
+    Example: memstrata topic archive projects/old-site --reason "shipped"
+    """
+    written = open_memory(ctx).archive_topic(topic_id, reason=reason)
+    click.echo(f"archived {written.topic.id}")
+
+
+@topic.command()
+@click.argument("topic_id")
+@click.option(
+    "--summary-file",
+    type=click.Path(path_type=Path, allow_dash=True),
+    required=True,
+    help="File with the summary (≤ 1000 chars); '-' reads stdin.",
+)
+@click.option(
+    "--detail-file",
+    type=click.Path(path_type=Path, allow_dash=True),
+    default=None,
+    help="File with the detail page (≤ 8000 chars); '-' reads stdin.",
+)
+@click.option("--reason", default="", help="Why (recorded in history).")
+@click.pass_context
+def write(
+    ctx: click.Context, topic_id: str, summary_file: Path, detail_file: Path | None, reason: str
+) -> None:
+    """Create or update a topic by hand (recorded in history with actor 'user').
+
+    Example: printf "# Ann\\nLikes cortado.\\n" | memstrata topic write people/ann --summary-file -
+    """
+    if str(summary_file) == "-" and detail_file is not None and str(detail_file) == "-":
+        raise click.UsageError("only one of --summary-file and --detail-file can read stdin")
+    summary = _read_input(summary_file)
+    detail = _read_input(detail_file) if detail_file is not None else None
+    written = open_memory(ctx).write_topic(topic_id, summary, detail, reason=reason)
+    verb = "created" if written.created else "updated"
+    click.echo(f"{verb} {written.topic.id} ({written.entry.before or '∅'} → {written.entry.after})")
+
+
+def _read_input(path: Path) -> str:
+    if str(path) == "-":
+        return decode_text(sys.stdin.buffer.read(), "<stdin>")
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    return decode_text(path.read_bytes(), path)
+
+
+COMMANDS = (topic,)

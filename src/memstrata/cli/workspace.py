@@ -1,0 +1,100 @@
+"""Workspace commands: init, status, rebuild, demo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memstrata.cli.opener import open_memory
+from memstrata.cli.output import echo_json
+from memstrata.workspace.layout import init_workspace
+
+
+@click.command()
+@click.argument("path", type=click.Path(path_type=Path), default=".")
+def init(path: Path) -> None:
+    """Create a workspace at PATH (default: here); existing files are kept.
+
+    Example: memstrata init ~/agent-memory
+    """
+    workspace = init_workspace(path)
+    click.echo(f"workspace ready at {workspace.root}")
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Show the strata: rules sizes against their caps, topics, journal, raw sessions.
+
+    Example: memstrata status --json
+    """
+    report = open_memory(ctx).status()
+    if as_json:
+        echo_json({**_status_dict(report), "warnings": report.rules.warnings})
+        return
+    rules = report.rules
+    click.echo(f"workspace {report.root}")
+    click.echo(f"rules     {rules.total_bytes} / {rules.resident_budget_bytes} bytes resident")
+    for item in rules.files:
+        state = "" if item.exists else "  (missing)"
+        click.echo(f"  {item.path:<26} {item.bytes:>6} bytes{state}")
+    click.echo(f"  MEMORY.md {rules.memory_chars} / {rules.memory_cap_chars} chars")
+    topics = ", ".join(f"{n} {state}" for state, n in sorted(report.topics_by_state.items()))
+    click.echo(f"wiki      {topics or 'no topics'}")
+    click.echo(f"journal   {report.journal_days} days, {report.facts} retain facts")
+    click.echo(f"raw       {report.raw_sessions} sessions, {report.raw_turns} turns")
+    for warning in rules.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+def _status_dict(report: object) -> dict[str, object]:
+    from memstrata.cli.output import to_jsonable
+
+    value = to_jsonable(report)
+    rules = report.rules  # type: ignore[attr-defined]
+    value["rules"]["total_bytes"] = rules.total_bytes
+    value["rules"]["memory_chars"] = rules.memory_chars
+    return value  # type: ignore[no-any-return]
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def rebuild(ctx: click.Context, as_json: bool) -> None:
+    """Recreate the derived index (.memstrata/index.db) and _index.json from the files.
+
+    Example: memstrata rebuild
+    """
+    report = open_memory(ctx).rebuild()
+    if as_json:
+        echo_json(report)
+    else:
+        click.echo(
+            f"indexed {report.topics_indexed} topics and {report.journals_indexed} journal days"
+        )
+    for problem in report.problems:
+        click.echo(f"problem: {problem}", err=True)
+    if report.problems:
+        ctx.exit(1)
+
+
+@click.command()
+@click.option(
+    "--path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Build the demo workspace here and keep it (default: a temporary folder, removed after).",
+)
+def demo(path: Path | None) -> None:
+    """Build a workspace from bundled sample data, then show ingest, a search and a context.
+
+    Example: memstrata demo --path /tmp/memstrata-demo
+    """
+    from memstrata.demo import run_demo
+
+    run_demo(path, click.echo)
+
+
+COMMANDS = (init, status, rebuild, demo)

@@ -1,0 +1,54 @@
+"""Time in one format: ISO-8601 UTC strings, and an injectable ``now``.
+
+Nothing in memstrata reads the wall clock except :func:`system_now`; everything else takes a
+``Clock`` so that decay, scheduling and tests need no clock mocking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+Clock = Callable[[], datetime]
+
+
+def system_now() -> datetime:
+    """Return the current time in UTC (the default clock)."""
+    return datetime.now(UTC)
+
+
+def to_iso(moment: datetime) -> str:
+    """Render ``moment`` as ``YYYY-MM-DDTHH:MM:SSZ`` in UTC; naive times are taken as UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(text: str | float | int | None) -> datetime | None:
+    """Parse an ISO-8601 string or epoch seconds/milliseconds; ``None`` when it is neither."""
+    if text is None or isinstance(text, bool):
+        return None
+    if isinstance(text, int | float):
+        seconds = text / 1000 if text > 1e11 else text
+        try:
+            return datetime.fromtimestamp(seconds, UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    value = text.strip()
+    if not value:
+        return None
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def iso_or_empty(text: str | float | int | None) -> str:
+    """Normalise any time we can parse to ISO UTC; ``""`` when we cannot."""
+    moment = parse_time(text)
+    return to_iso(moment) if moment else ""

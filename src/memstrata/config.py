@@ -1,0 +1,154 @@
+"""Config: every default of DESIGN.md §4, overridable in ``memstrata.toml``.
+
+The file is strict: an unknown section or key, or a value of the wrong type, is a
+:class:`~memstrata.errors.ConfigError` that names the key, so a typo never silently falls back to
+a default.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, get_type_hints
+
+from memstrata.errors import ConfigError
+
+
+@dataclass(frozen=True, slots=True)
+class TopicsConfig:
+    max_active: int = 100
+    summary_max_chars: int = 1000
+    detail_max_chars: int = 8000
+
+
+@dataclass(frozen=True, slots=True)
+class RulesConfig:
+    memory_max_chars: int = 3000
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetsConfig:
+    resident_bytes: int = 13_000
+    index_bytes: int = 2_048
+    recall_bytes: int = 6_144
+
+
+@dataclass(frozen=True, slots=True)
+class UpkeepConfig:
+    idle_flush_minutes: int = 30
+    distill_every_days: int = 1
+    distill_window_days: int = 7
+    garden_every_days: int = 7
+
+
+@dataclass(frozen=True, slots=True)
+class GardenConfig:
+    max_mutations: int = 25
+    max_comparisons: int = 50
+    max_splits: int = 5
+    max_reconnects: int = 10
+    bloat_chars: int = 750
+    decay_after_days: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class RecallConfig:
+    stale_after_days: int = 90
+    default_k: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class DedupConfig:
+    gate_cosine: float = 0.92
+    garden_cosine: float = 0.90
+    merge_core_share: float = 0.85
+
+
+@dataclass(frozen=True, slots=True)
+class RawConfig:
+    max_line_bytes: int = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration; ``Config()`` is the documented default."""
+
+    topics: TopicsConfig = field(default_factory=TopicsConfig)
+    rules: RulesConfig = field(default_factory=RulesConfig)
+    budgets: BudgetsConfig = field(default_factory=BudgetsConfig)
+    upkeep: UpkeepConfig = field(default_factory=UpkeepConfig)
+    garden: GardenConfig = field(default_factory=GardenConfig)
+    recall: RecallConfig = field(default_factory=RecallConfig)
+    dedup: DedupConfig = field(default_factory=DedupConfig)
+    raw: RawConfig = field(default_factory=RawConfig)
+
+
+def load_config(path: Path) -> Config:
+    """Read ``memstrata.toml`` at ``path``; a missing file means all defaults."""
+    if not path.exists():
+        return Config()
+    try:
+        data = tomllib.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: invalid UTF-8 at byte {error.start}") from error
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from error
+    return config_from_dict(data, str(path))
+
+
+def config_from_dict(data: dict[str, Any], origin: str = "memstrata.toml") -> Config:
+    """Build a Config from parsed TOML, naming the first unknown key or wrong type."""
+    sections = {f.name: f for f in fields(Config)}
+    config = Config()
+    for name, values in data.items():
+        if name not in sections:
+            raise ConfigError(f"{origin}: unknown section [{name}]; known: {', '.join(sections)}")
+        if not isinstance(values, dict):
+            raise ConfigError(f"{origin}: [{name}] must be a table of keys")
+        section = getattr(config, name)
+        config = replace(config, **{name: _section_from_dict(section, values, name, origin)})
+    return config
+
+
+def _section_from_dict(section: Any, values: dict[str, Any], name: str, origin: str) -> Any:
+    hints = get_type_hints(type(section))
+    changes: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in hints:
+            known = ", ".join(hints)
+            raise ConfigError(f"{origin}: unknown key {name}.{key}; known keys: {known}")
+        expected = hints[key]
+        if not _has_type(value, expected):
+            raise ConfigError(
+                f"{origin}: {name}.{key} must be {expected.__name__}, "
+                f"got {type(value).__name__} {value!r}"
+            )
+        if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+            raise ConfigError(f"{origin}: {name}.{key} must not be negative, got {value!r}")
+        changes[key] = float(value) if expected is float else value
+    return replace(section, **changes)
+
+
+def _has_type(value: Any, expected: type) -> bool:
+    if expected is bool:
+        return isinstance(value, bool)
+    if expected is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if expected is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, expected)
+
+
+def render_config(config: Config) -> str:
+    """Render ``config`` as the TOML that ``memstrata init`` writes, every key spelled out."""
+    lines = ["# memstrata workspace settings. Every key is optional; shown with its default.", ""]
+    for section_field in fields(Config):
+        section = getattr(config, section_field.name)
+        lines.append(f"[{section_field.name}]")
+        for item in fields(section):
+            value = getattr(section, item.name)
+            rendered = str(value).lower() if isinstance(value, bool) else repr(value)
+            lines.append(f"{item.name} = {rendered}")
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Budgets and compile_context: what reaches the model each turn."""

@@ -1,0 +1,104 @@
+"""Compile what to inject for one turn: Rules, Index and Recall, each within its byte budget.
+
+Pure: it packs what it is given. Items are whole (a rules file, an index line, a recalled item)
+and are dropped in reverse priority when a channel is over budget, never cut in the middle; the
+result says what was trimmed. Raw transcripts are never an input here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memstrata.config import BudgetsConfig
+
+#: A rough, deterministic token estimate: ~4 bytes per token for English UTF-8.
+BYTES_PER_TOKEN = 4
+
+
+@dataclass(frozen=True, slots=True)
+class ContextItem:
+    """One unit that is either injected whole or not at all."""
+
+    channel: str
+    label: str
+    text: str
+
+    @property
+    def bytes(self) -> int:
+        return len(self.text.encode("utf-8"))
+
+
+@dataclass(frozen=True, slots=True)
+class Channel:
+    """One channel of the context: what went in, what was trimmed, and its size."""
+
+    name: str
+    budget_bytes: int
+    items: tuple[ContextItem, ...]
+    trimmed: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(item.text for item in self.items)
+
+    @property
+    def bytes(self) -> int:
+        return sum(item.bytes for item in self.items)
+
+    @property
+    def tokens(self) -> int:
+        return -(-self.bytes // BYTES_PER_TOKEN)
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The injection for one turn."""
+
+    channels: tuple[Channel, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(
+            f"<{channel.name}>\n{channel.text.rstrip()}\n</{channel.name}>"
+            for channel in self.channels
+            if channel.items
+        )
+
+    @property
+    def bytes(self) -> int:
+        return sum(channel.bytes for channel in self.channels)
+
+    @property
+    def tokens(self) -> int:
+        return sum(channel.tokens for channel in self.channels)
+
+
+def pack(name: str, items: Sequence[ContextItem], budget_bytes: int) -> Channel:
+    """Keep items in priority order (first = most important) while they fit the budget."""
+    kept: list[ContextItem] = []
+    trimmed: list[str] = []
+    used = 0
+    for item in items:
+        if used + item.bytes <= budget_bytes:
+            kept.append(item)
+            used += item.bytes
+        else:
+            trimmed.append(item.label)
+    return Channel(name, budget_bytes, tuple(kept), tuple(trimmed))
+
+
+def compile_context(
+    rules: Sequence[ContextItem],
+    index: Sequence[ContextItem],
+    recall: Sequence[ContextItem],
+    budgets: BudgetsConfig,
+) -> Context:
+    """Pack the three channels, each within its own budget."""
+    return Context(
+        (
+            pack("rules", rules, budgets.resident_bytes),
+            pack("index", index, budgets.index_bytes),
+            pack("recall", recall, budgets.recall_bytes),
+        )
+    )

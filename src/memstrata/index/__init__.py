@@ -1,0 +1,1 @@
+"""The derived index: ``.memstrata/index.db``, deletable and rebuilt from the files."""

@@ -1,0 +1,269 @@
+"""``.memstrata/index.db``: the derived index over topics and journal entries.
+
+Disposable by design: the files are the truth, :meth:`IndexDB.open` deletes and recreates a
+database whose schema version is not ours (rebuild, never migrate), and the facade refills it.
+The index never reads workspace files itself; it is fed values (topics, parsed journals).
+
+Tables: ``topics`` + ``topics_fts``, ``journal`` (one row per paragraph or bullet; Retain
+bullets carry their fact kind and confidence) + ``journal_fts``, ``entities``/``mentions``,
+``links``, and ``stamps`` (file size/mtime per source, used only to notice changed files).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from memstrata.fts import TOKENIZE, segment
+from memstrata.journal.parse import ParsedJournal, find_entities
+from memstrata.model import Topic
+from memstrata.sqlite import connect, immediate
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE topics (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    namespace TEXT NOT NULL,
+    title TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    owner_agent TEXT NOT NULL,
+    access_count INTEGER NOT NULL
+);
+CREATE VIRTUAL TABLE topics_fts USING fts5(title, summary, detail, tokenize='{TOKENIZE}');
+CREATE TABLE journal (
+    rowid INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    day TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    section TEXT NOT NULL,
+    text TEXT NOT NULL,
+    fact_kind TEXT,
+    confidence REAL,
+    UNIQUE (source, line)
+);
+CREATE INDEX journal_by_day ON journal(day);
+CREATE VIRTUAL TABLE journal_fts USING fts5(text, tokenize='{TOKENIZE}');
+CREATE TABLE entities (key TEXT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE mentions (
+    entity TEXT NOT NULL, ref_kind TEXT NOT NULL, ref TEXT NOT NULL,
+    PRIMARY KEY (entity, ref_kind, ref)
+);
+CREATE INDEX mentions_by_ref ON mentions(ref_kind, ref);
+CREATE TABLE links (src TEXT NOT NULL, dst TEXT NOT NULL, PRIMARY KEY (src, dst));
+CREATE TABLE stamps (source TEXT PRIMARY KEY, stamp TEXT NOT NULL);
+"""
+
+CONTENT_TABLES = ("topics", "journal", "entities", "mentions", "links")
+
+
+class IndexDB:
+    """The derived index. Writers hold the workspace lock; SQLite WAL lets readers run."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path, recreated: bool) -> None:
+        self.db = db
+        self.path = path
+        #: True when the file was missing or of another schema version and was made anew.
+        self.recreated = recreated
+
+    @classmethod
+    def open(cls, path: Path) -> IndexDB:
+        """Open the index, recreating it when missing, damaged or of another schema version."""
+        recreated = False
+        try:
+            db = connect(path)
+            version = _schema_version(db)
+        except (sqlite3.DatabaseError, OSError):
+            version, db = None, None
+        if version != SCHEMA_VERSION:
+            if db is not None:
+                db.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            db = connect(path)
+            with immediate(db):
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+            recreated = True
+        return cls(db, path, recreated)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- stamps --------------------------------------------------------------------------------
+
+    def stamps(self, prefix: str) -> dict[str, str]:
+        """Stamps of every source starting with ``prefix`` (``topic:`` or ``journal:``)."""
+        rows = self.db.execute(
+            "SELECT source, stamp FROM stamps WHERE source >= ? AND source < ?",
+            (prefix, prefix + "\uffff"),
+        )
+        return {row["source"]: row["stamp"] for row in rows}
+
+    # -- topics --------------------------------------------------------------------------------
+
+    def put_topic(self, topic: Topic, stamp: str) -> None:
+        """Insert or replace one topic with its mentions and links."""
+        with immediate(self.db):
+            self._delete_topic(topic.id)
+            cursor = self.db.execute(
+                "INSERT INTO topics (id, namespace, title, summary, detail, state, created,"
+                " updated, owner_agent, access_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    topic.id,
+                    topic.namespace,
+                    topic.title,
+                    topic.summary,
+                    topic.detail,
+                    topic.meta.state,
+                    topic.meta.created,
+                    topic.meta.updated,
+                    topic.meta.owner_agent,
+                    topic.meta.access_count,
+                ),
+            )
+            self.db.execute(
+                "INSERT INTO topics_fts (rowid, title, summary, detail) VALUES (?, ?, ?, ?)",
+                (
+                    cursor.lastrowid,
+                    segment(topic.title),
+                    segment(topic.summary),
+                    segment(topic.detail),
+                ),
+            )
+            names = list(find_entities(f"{topic.summary}\n{topic.detail}"))
+            if topic.namespace == "entities":
+                names.insert(0, topic.title)
+            self._put_mentions(names, "topic", topic.id)
+            for dst in topic.meta.links:
+                self.db.execute("INSERT OR IGNORE INTO links VALUES (?, ?)", (topic.id, dst))
+            self._set_stamp(f"topic:{topic.id}", stamp)
+
+    def delete_topic(self, topic_id: str) -> None:
+        with immediate(self.db):
+            self._delete_topic(topic_id)
+            self.db.execute("DELETE FROM stamps WHERE source = ?", (f"topic:{topic_id}",))
+
+    def _delete_topic(self, topic_id: str) -> None:
+        row = self.db.execute("SELECT rowid FROM topics WHERE id = ?", (topic_id,)).fetchone()
+        if row is None:
+            return
+        self.db.execute("DELETE FROM topics_fts WHERE rowid = ?", (row["rowid"],))
+        self.db.execute("DELETE FROM topics WHERE rowid = ?", (row["rowid"],))
+        self.db.execute("DELETE FROM mentions WHERE ref_kind = 'topic' AND ref = ?", (topic_id,))
+        self.db.execute("DELETE FROM links WHERE src = ?", (topic_id,))
+
+    # -- journal -------------------------------------------------------------------------------
+
+    def put_journal(self, source: str, parsed: ParsedJournal, stamp: str) -> None:
+        """Replace every row of one journal file."""
+        facts = {fact.line: fact for fact in parsed.facts}
+        with immediate(self.db):
+            self._delete_journal(source)
+            for entry in parsed.entries:
+                fact = facts.get(entry.line)
+                cursor = self.db.execute(
+                    "INSERT INTO journal (source, day, line, section, text, fact_kind, confidence)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        source,
+                        entry.day,
+                        entry.line,
+                        entry.section,
+                        entry.text,
+                        fact.kind if fact else None,
+                        fact.confidence if fact else None,
+                    ),
+                )
+                self.db.execute(
+                    "INSERT INTO journal_fts (rowid, text) VALUES (?, ?)",
+                    (cursor.lastrowid, segment(entry.text)),
+                )
+                self._put_mentions(find_entities(entry.text), "journal", entry.source)
+            self._set_stamp(f"journal:{source}", stamp)
+
+    def delete_journal(self, source: str) -> None:
+        with immediate(self.db):
+            self._delete_journal(source)
+            self.db.execute("DELETE FROM stamps WHERE source = ?", (f"journal:{source}",))
+
+    def _delete_journal(self, source: str) -> None:
+        self.db.execute(
+            "DELETE FROM journal_fts WHERE rowid IN (SELECT rowid FROM journal WHERE source = ?)",
+            (source,),
+        )
+        self.db.execute("DELETE FROM journal WHERE source = ?", (source,))
+        self.db.execute(
+            "DELETE FROM mentions WHERE ref_kind = 'journal'"
+            " AND (ref = ? OR ref LIKE ? ESCAPE '\\')",
+            (source, _like_prefix(source + "#")),
+        )
+
+    # -- shared --------------------------------------------------------------------------------
+
+    def _put_mentions(self, names: list[str] | tuple[str, ...], ref_kind: str, ref: str) -> None:
+        for name in names:
+            key = name.casefold()
+            self.db.execute("INSERT OR IGNORE INTO entities VALUES (?, ?)", (key, name))
+            self.db.execute("INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (key, ref_kind, ref))
+
+    def _set_stamp(self, source: str, stamp: str) -> None:
+        self.db.execute(
+            "INSERT INTO stamps VALUES (?, ?) ON CONFLICT (source) DO UPDATE SET stamp = ?",
+            (source, stamp, stamp),
+        )
+
+    def prune_entities(self) -> None:
+        """Drop entities no longer mentioned anywhere."""
+        with immediate(self.db):
+            self.db.execute("DELETE FROM entities WHERE key NOT IN (SELECT entity FROM mentions)")
+
+    def counts(self) -> dict[str, int]:
+        result: dict[str, int] = {}
+        for table in ("topics", "journal", "entities", "links"):
+            result[table] = self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+        result["facts"] = self.db.execute(
+            "SELECT COUNT(*) FROM journal WHERE fact_kind IS NOT NULL"
+        ).fetchone()[0]
+        return result
+
+    def dump(self) -> dict[str, list[Any]]:
+        """Every content row, in a stable order (what 'identical index' means in tests)."""
+        result: dict[str, list[Any]] = {}
+        orders = {
+            "topics": "id",
+            "journal": "source, line",
+            "entities": "key",
+            "mentions": "entity, ref_kind, ref",
+            "links": "src, dst",
+        }
+        for table in CONTENT_TABLES:
+            rows = self.db.execute(f"SELECT * FROM {table} ORDER BY {orders[table]}").fetchall()
+            result[table] = [
+                json.dumps({k: v for k, v in dict(row).items() if k != "rowid"}, sort_keys=True)
+                for row in rows
+            ]
+        return result
+
+
+def _schema_version(db: sqlite3.Connection) -> str | None:
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return row[0] if row else None
+
+
+def _like_prefix(prefix: str) -> str:
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "%"

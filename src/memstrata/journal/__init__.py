@@ -1,0 +1,1 @@
+"""The journal stratum: daily logs and their typed ``## Retain`` facts."""

@@ -1,0 +1,91 @@
+"""Append to today's daily log: a timestamped line, or a typed ``## Retain`` fact."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from memstrata.errors import InputError
+from memstrata.journal.parse import LETTER_OF_KIND
+from memstrata.model import FactKind
+from memstrata.workspace.atomic import write_atomic
+from memstrata.workspace.textfile import read_text
+
+MAX_LOG_CHARS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class LogWrite:
+    """Where a log line landed."""
+
+    path: Path
+    line: int
+    text: str
+
+
+def append_log(
+    path: Path,
+    text: str,
+    now: datetime,
+    kind: FactKind | None = None,
+    confidence: float | None = None,
+) -> LogWrite:
+    """Add ``text`` to the journal at ``path`` (created with a ``# day`` heading if missing).
+
+    Plain text becomes ``- HH:MM text`` at the end of the log, above any ``## Retain`` section;
+    with ``kind`` it becomes a typed bullet at the end of ``## Retain``. The caller holds the lock.
+    """
+    body = " ".join(text.split())
+    if not body:
+        raise InputError("nothing to log: the text is empty")
+    if len(body) > MAX_LOG_CHARS:
+        raise InputError(f"log text is {len(body)} chars; at most {MAX_LOG_CHARS} fit in one entry")
+    # A file that does not decode is never rewritten: read_text raises and nothing changes.
+    existing = read_text(path) if path.exists() else f"# {now.date().isoformat()}\n"
+    lines = existing.rstrip("\n").split("\n")
+    retain_at = next(
+        (i for i, line in enumerate(lines) if line.strip().casefold() == "## retain"), None
+    )
+    if kind is None:
+        new_line = f"- {now.strftime('%H:%M')} {body}"
+        if retain_at is None:
+            lines = [*lines, "", new_line] if _needs_gap(lines) else [*lines, new_line]
+            index = len(lines) - 1
+        else:
+            head = lines[:retain_at]
+            while head and not head[-1].strip():
+                head.pop()
+            head = [*head, "", new_line] if _needs_gap(head) else [*head, new_line]
+            index = len(head) - 1
+            lines = [*head, "", *lines[retain_at:]]
+    else:
+        marker = LETTER_OF_KIND[kind]
+        if confidence is not None:
+            marker += f"(c={confidence:g})"
+        new_line = f"- {marker} {body}"
+        if retain_at is None:
+            lines = [*lines, "", "## Retain", new_line]
+            index = len(lines) - 1
+        else:
+            end = _section_end(lines, retain_at)
+            lines = [*lines[:end], new_line, *lines[end:]]
+            index = end
+    write_atomic(path, "\n".join(lines) + "\n")
+    return LogWrite(path, index + 1, new_line)
+
+
+def _needs_gap(lines: list[str]) -> bool:
+    """A blank line separates a new bullet from a heading or a paragraph, not from bullets."""
+    return bool(lines) and not lines[-1].lstrip().startswith(("-", "*", "+"))
+
+
+def _section_end(lines: list[str], heading_at: int) -> int:
+    """Index just past the last non-blank line of the section that starts at ``heading_at``."""
+    end = heading_at + 1
+    for i in range(heading_at + 1, len(lines)):
+        if lines[i].startswith("#") and lines[i].lstrip("#").startswith(" "):
+            break
+        if lines[i].strip():
+            end = i + 1
+    return end

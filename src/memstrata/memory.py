@@ -1,0 +1,370 @@
+"""Memory: the facade that composes the strata, the index and the operations.
+
+Every entry point (CLI, MCP, Python) goes through this class. It feeds files into the derived
+index (the index never reads the workspace itself) and keeps it in step: writes update it right
+after the file write succeeds, and :meth:`Memory.sync` picks up hand edits and files written by
+other processes by comparing each file's size and mtime with what the index last saw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memstrata.clock import Clock, system_now
+from memstrata.config import Config, load_config
+from memstrata.context.compile import Context, ContextItem, compile_context
+from memstrata.errors import InputError, ParseError
+from memstrata.index.db import IndexDB
+from memstrata.journal.log import LogWrite, append_log
+from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
+from memstrata.model import FACT_KINDS, FactKind, HistoryEntry, Problem, SearchHit, Topic
+from memstrata.raw.ingest import IngestReport, collect_files, ingest_files
+from memstrata.raw.store import RawStore, open_raw_store
+from memstrata.recall.fusion import reciprocal_rank_fusion
+from memstrata.recall.lexical import search_journal, search_topics
+from memstrata.rules import RulesReport, read_rules
+from memstrata.wiki.index_file import (
+    RenderedIndex,
+    entry_for,
+    read_index_file,
+    render_index,
+    write_index_file,
+)
+from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
+from memstrata.workspace.layout import find_workspace, init_workspace
+from memstrata.workspace.lock import WorkspaceLock
+from memstrata.workspace.textfile import read_text
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """What a sync found changed on disk, and what it could not read."""
+
+    topics_indexed: int = 0
+    topics_removed: int = 0
+    journals_indexed: int = 0
+    journals_removed: int = 0
+    edits_recorded: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """A workspace at a glance."""
+
+    root: str
+    rules: RulesReport
+    topics_by_state: dict[str, int]
+    journal_days: int
+    facts: int
+    raw_sessions: int
+    raw_turns: int
+
+
+class Memory:
+    """Long-term memory rooted at one workspace folder."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        clock: Clock = system_now,
+        config: Config | None = None,
+    ) -> None:
+        self.workspace = find_workspace(Path(path) if path is not None else None)
+        self.config = config or load_config(self.workspace.config_path)
+        self.clock = clock
+        self.lock = WorkspaceLock(self.workspace.lock_path)
+        self.topics = TopicStore(self.workspace, self.config.topics, self.lock, clock)
+        self._index: IndexDB | None = None
+        self._raw: RawStore | None = None
+
+    @classmethod
+    def init(cls, path: str | Path, *, clock: Clock = system_now) -> Memory:
+        """Create a workspace at ``path`` (keeping any files already there) and open it."""
+        init_workspace(Path(path))
+        return cls(path, clock=clock)
+
+    def close(self) -> None:
+        for store in (self._index, self._raw):
+            if store is not None:
+                store.close()
+        self._index = self._raw = None
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- stores --------------------------------------------------------------------------------
+
+    @property
+    def index(self) -> IndexDB:
+        """The derived index, opened (and filled if it was made anew) on first use."""
+        if self._index is None:
+            self._index = IndexDB.open(self.workspace.index_db)
+            if self._index.recreated:
+                self.sync()
+        return self._index
+
+    @property
+    def raw(self) -> RawStore:
+        if self._raw is None:
+            self._raw = open_raw_store(self.workspace.raw_db)
+        return self._raw
+
+    # -- index upkeep --------------------------------------------------------------------------
+
+    def sync(self) -> SyncReport:
+        """Bring the index in step with the files; record hand edits to topics in history."""
+        report = SyncReport()
+        index = self.index
+        with self.lock.held():
+            self.topics.complete_pending()
+            self._sync_topics(index, report)
+            self._sync_journals(index, report)
+            if report.topics_removed or report.journals_removed:
+                index.prune_entities()
+        return report
+
+    def _sync_topics(self, index: IndexDB, report: SyncReport) -> None:
+        known = index.stamps("topic:")
+        seen: set[str] = set()
+        for topic_id in self.topics.ids():
+            key = f"topic:{topic_id}"
+            seen.add(key)
+            stamp = _stamp(self.workspace.topic_dir(topic_id), (SUMMARY, DETAIL, META))
+            if known.get(key) == stamp:
+                continue
+            try:
+                if self.topics.pick_up_edit(topic_id) is not None:
+                    report.edits_recorded += 1
+                index.put_topic(self.topics.get(topic_id), stamp)
+                report.topics_indexed += 1
+            except ParseError as error:
+                report.problems.append(Problem(error.path, error.line, error.problem))
+        for key in sorted(set(known) - seen):
+            index.delete_topic(key.removeprefix("topic:"))
+            report.topics_removed += 1
+
+    def _sync_journals(self, index: IndexDB, report: SyncReport) -> None:
+        known = index.stamps("journal:")
+        seen: set[str] = set()
+        for path in self.journal_paths():
+            source = self.workspace.relative(path)
+            key = f"journal:{source}"
+            seen.add(key)
+            stamp = _stamp(path.parent, (path.name,))
+            if known.get(key) == stamp:
+                continue
+            try:
+                parsed = self._parse_journal_file(path)
+            except ParseError as error:
+                report.problems.append(Problem(error.path, error.line, error.problem))
+                continue
+            report.problems.extend(parsed.problems)
+            index.put_journal(source, parsed, stamp)
+            report.journals_indexed += 1
+        for key in sorted(set(known) - seen):
+            index.delete_journal(key.removeprefix("journal:"))
+            report.journals_removed += 1
+
+    def rebuild(self) -> SyncReport:
+        """Recreate the index and ``_index.json`` from the files alone."""
+        with self.lock.held():
+            if self._index is not None:
+                self._index.close()
+                self._index = None
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.workspace.index_db}{suffix}").unlink(missing_ok=True)
+            self._index = IndexDB.open(self.workspace.index_db)
+            report = self.sync()
+            entries = []
+            for topic_id in self.topics.ids():
+                try:
+                    entries.append(entry_for(self.topics.get(topic_id)))
+                except ParseError:
+                    continue  # already reported by sync
+            write_index_file(self.workspace.index_json, entries)
+        return report
+
+    # -- rules ---------------------------------------------------------------------------------
+
+    def rules(self) -> RulesReport:
+        return read_rules(self.workspace, self.config)
+
+    # -- wiki ----------------------------------------------------------------------------------
+
+    def write_topic(
+        self,
+        topic_id: str,
+        summary: str,
+        detail: str | None = None,
+        *,
+        actor: str = "user",
+        reason: str = "",
+    ) -> TopicWrite:
+        """Create or update a topic directly (a person's edit path; agents go through the gate)."""
+        with self.lock.held():
+            written = self.topics.write(topic_id, summary, detail, actor=actor, reason=reason)
+            self._reindex_topic(written.topic.id)
+        return written
+
+    def archive_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
+        with self.lock.held():
+            written = self.topics.archive(topic_id, actor=actor, reason=reason)
+            self._reindex_topic(written.topic.id)
+        return written
+
+    def get_topic(self, topic_id: str) -> Topic:
+        return self.topics.get(topic_id)
+
+    def list_topics(self) -> list[Topic]:
+        return self.topics.list()
+
+    def topic_history(self, topic_id: str) -> list[HistoryEntry]:
+        return self.topics.history(topic_id)
+
+    def _reindex_topic(self, topic_id: str) -> None:
+        stamp = _stamp(self.workspace.topic_dir(topic_id), (SUMMARY, DETAIL, META))
+        self.index.put_topic(self.topics.get(topic_id), stamp)
+
+    def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
+        """The topic index as injected each turn (≤ the index budget)."""
+        entries = read_index_file(self.workspace.index_json)
+        return render_index(entries, budget_bytes or self.config.budgets.index_bytes)
+
+    # -- journal -------------------------------------------------------------------------------
+
+    def log(
+        self, text: str, kind: FactKind | None = None, confidence: float | None = None
+    ) -> LogWrite:
+        """Append to today's journal; with ``kind`` as a typed ``## Retain`` fact."""
+        if kind is not None and kind not in FACT_KINDS:
+            raise InputError(f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)}")
+        if confidence is not None and not 0.0 <= confidence <= 1.0:
+            raise InputError(f"confidence must be between 0 and 1, got {confidence}")
+        now = self.clock()
+        path = self.workspace.journal_path(now.date().isoformat())
+        with self.lock.held():
+            written = append_log(path, text, now, kind, confidence)
+            parsed = self._parse_journal_file(path)
+            stamp = _stamp(path.parent, (path.name,))
+            self.index.put_journal(self.workspace.relative(path), parsed, stamp)
+        return written
+
+    def journal_paths(self) -> list[Path]:
+        folder = self.workspace.memory_dir
+        if not folder.is_dir():
+            return []
+        return sorted(path for path in folder.glob("*.md") if day_of(path.name))
+
+    def read_journal(self, day: str) -> ParsedJournal:
+        path = self.workspace.journal_path(day)
+        if not path.exists():
+            raise InputError(f"{self.workspace.relative(path)}: no journal for {day}")
+        return self._parse_journal_file(path)
+
+    def _parse_journal_file(self, path: Path) -> ParsedJournal:
+        day = day_of(path.name) or ""
+        return parse_journal(read_text(path), self.workspace.relative(path), day)
+
+    # -- raw -----------------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        paths: Sequence[str | Path],
+        format_name: str = "auto",
+        agent: str | None = None,
+        on_file: Callable[[Path], None] | None = None,
+    ) -> IngestReport:
+        """Import transcript files or folders into the raw tier."""
+        named = [Path(path) for path in paths]
+        files = collect_files(named)
+        with self.lock.held():
+            return ingest_files(
+                self.raw,
+                files,
+                format_name,
+                agent,
+                named=frozenset(path for path in named if path.is_file()),
+                on_file=on_file,
+            )
+
+    def files_to_ingest(self, paths: Sequence[str | Path]) -> list[Path]:
+        return collect_files([Path(path) for path in paths])
+
+    # -- search and context --------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        *,
+        include_raw: bool = True,
+        include_archived: bool = False,
+    ) -> list[SearchHit]:
+        """Lexical search over wiki, journal and (labelled) raw turns, fused by rank."""
+        self.sync()
+        pool = max(limit * 3, 30)
+        lists = [
+            search_topics(self.index.db, query, pool, include_archived),
+            search_journal(self.index.db, query, pool),
+        ]
+        if include_raw and self.workspace.raw_db.exists():
+            lists.append(self.raw.search(query, pool))
+        return reciprocal_rank_fusion(lists, limit)
+
+    def context(self, query: str | None = None, limit: int = 10) -> Context:
+        """The injection for one turn: Rules + Index + Recall (never raw), each within budget."""
+        rules = [
+            ContextItem("rules", item.path, f"## {item.path}\n{item.text.strip()}\n\n")
+            for item in self.rules().files
+            if item.text.strip()
+        ]
+        view = self.index_view()
+        index_items = [
+            ContextItem("index", line.split(" — ", 1)[0], line + "\n")
+            for line in view.text.splitlines()
+        ]
+        recall_items = []
+        if query:
+            for hit in self.search(query, limit, include_raw=False):
+                label = hit.source
+                head = f"[{hit.stratum} {hit.source}{' ' + hit.time if hit.time else ''}]"
+                recall_items.append(ContextItem("recall", label, f"{head} {hit.text.strip()}\n"))
+        return compile_context(rules, index_items, recall_items, self.config.budgets)
+
+    # -- status --------------------------------------------------------------------------------
+
+    def status(self) -> Status:
+        self.sync()
+        by_state: dict[str, int] = {}
+        for row in self.index.db.execute("SELECT state, COUNT(*) n FROM topics GROUP BY state"):
+            by_state[row["state"]] = row["n"]
+        counts = self.index.counts()
+        raw = self.raw.counts() if self.workspace.raw_db.exists() else {"sessions": 0, "turns": 0}
+        return Status(
+            root=str(self.workspace.root),
+            rules=self.rules(),
+            topics_by_state=by_state,
+            journal_days=len(self.journal_paths()),
+            facts=counts["facts"],
+            raw_sessions=raw["sessions"],
+            raw_turns=raw["turns"],
+        )
+
+
+def _stamp(folder: Path, names: tuple[str, ...]) -> str:
+    """Size and mtime of each named file: cheap evidence that a file changed."""
+    parts = []
+    for name in names:
+        try:
+            info = (folder / name).stat()
+            parts.append(f"{info.st_size}:{info.st_mtime_ns}")
+        except FileNotFoundError:
+            parts.append("-")
+    return "|".join(parts)

@@ -1,0 +1,149 @@
+"""Frozen values that flow between the strata. No I/O here.
+
+Times are ISO-8601 strings in UTC (``2025-11-27T10:00:00Z``) so that values compare, sort and
+serialise the same everywhere; :mod:`memstrata.clock` makes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+TopicState = Literal["active", "conflict", "superseded", "archived"]
+TOPIC_STATES: tuple[TopicState, ...] = ("active", "conflict", "superseded", "archived")
+
+FactKind = Literal["world", "experience", "opinion", "observation"]
+FACT_KINDS: tuple[FactKind, ...] = ("world", "experience", "opinion", "observation")
+
+Stratum = Literal["wiki", "journal", "raw"]
+
+
+@dataclass(frozen=True, slots=True)
+class TopicMeta:
+    """What ``meta.json`` says about a topic besides its text."""
+
+    state: TopicState = "active"
+    created: str = ""
+    updated: str = ""
+    refs: int = 0
+    access_count: int = 0
+    owner_agent: str = ""
+    links: tuple[str, ...] = ()
+    lineage: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """A wiki topic: the summary is the recall unit, the detail is read on demand."""
+
+    id: str
+    title: str
+    summary: str
+    detail: str
+    meta: TopicMeta
+
+    @property
+    def namespace(self) -> str:
+        return self.id.split("/", 1)[0]
+
+    @property
+    def slug(self) -> str:
+        return self.id.split("/", 1)[1]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One line of a topic's append-only ``history.jsonl``."""
+
+    time: str
+    actor: str
+    op: str
+    before: str
+    after: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One line of ``_index.json``: enough for the model to know a topic exists."""
+
+    id: str
+    title: str
+    gist: str
+    state: TopicState
+    updated: str
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """A paragraph or bullet of a daily log, with the line it starts on."""
+
+    day: str
+    line: int
+    text: str
+    source: str
+    section: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A typed fact from a journal's ``## Retain`` section."""
+
+    kind: FactKind
+    text: str
+    entities: tuple[str, ...]
+    confidence: float | None
+    day: str
+    source: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in an input that could not be used; the rest still was."""
+
+    path: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One transcript of an agent harness run."""
+
+    id: str
+    harness: str
+    agent: str
+    started: str
+    ended: str
+    source_path: str
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One message of a session. ``tool_calls`` is a JSON string (``"[]"`` when none)."""
+
+    session_id: str
+    index: int
+    role: str
+    time: str
+    text: str
+    tool_calls: str = "[]"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """A search result from any stratum, with where it came from."""
+
+    stratum: Stratum
+    source: str
+    text: str
+    score: float
+    time: str = ""
+    title: str = ""
+    extra: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""The raw stratum: ``raw/sessions.db`` and the transcript importers."""

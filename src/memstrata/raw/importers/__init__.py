@@ -1,0 +1,79 @@
+"""Transcript importers: one module per harness format, each a pure ``parse(path, agent)``.
+
+An importer reads one file and returns a :class:`ParsedFile`: the sessions and turns it found, and
+a :class:`~memstrata.model.Problem` for every line it could not use (the rest still imports).
+It never touches the raw store; :mod:`memstrata.raw.ingest` does that. Parsing is deterministic and
+prefix-stable: parsing a longer version of a file (a session still being written) yields the same
+sessions and turn indexes for the part both versions share, so re-import adds only what is new.
+
+Each module exposes ``FORMAT`` (its ``--format`` name), ``sniff(path, head) -> bool`` (does this
+file look like mine; ``head`` is the file's first 64 KiB) and ``parse(path, agent) -> ParsedFile``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from memstrata.errors import InputError
+from memstrata.model import Problem, Session, Turn
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedSession:
+    """A session and its turns, in order (``turn.index`` counts from 0)."""
+
+    session: Session
+    turns: tuple[Turn, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """What one transcript file held."""
+
+    path: str
+    format: str
+    sessions: tuple[ParsedSession, ...]
+    problems: tuple[Problem, ...] = ()
+
+
+def default_agent(harness: str) -> str:
+    """The agent key used when the caller names none: ``harness:default:main``."""
+    return f"{harness}:default:main"
+
+
+def importer_modules() -> dict[str, ModuleType]:
+    """Return every importer by its format name, in detection order."""
+    from memstrata.raw.importers import aider, claude_code, codex, gemini, generic_jsonl, openclaw
+
+    modules = (claude_code, codex, gemini, openclaw, aider, generic_jsonl)
+    return {module.FORMAT: module for module in modules}
+
+
+FORMATS: tuple[str, ...] = ("claude-code", "codex", "gemini", "openclaw", "aider", "jsonl")
+
+HEAD_BYTES = 64 * 1024
+
+
+def detect_format(path: Path) -> str | None:
+    """Name the format of ``path`` by sniffing its head; ``None`` when no importer claims it."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from error
+    for name, module in importer_modules().items():
+        if module.sniff(path, head):
+            return name
+    return None
+
+
+def parse_file(path: Path, format_name: str, agent: str | None) -> ParsedFile:
+    """Parse ``path`` with the importer for ``format_name``."""
+    modules = importer_modules()
+    if format_name not in modules:
+        raise InputError(f"unknown format {format_name!r}; expected one of {', '.join(FORMATS)}")
+    module = modules[format_name]
+    parsed: ParsedFile = module.parse(path, agent or default_agent(module.HARNESS))
+    return parsed

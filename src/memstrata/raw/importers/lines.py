@@ -1,0 +1,68 @@
+"""Read a JSONL file line by line, turning each bad line into a Problem instead of an exception."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memstrata.model import Problem
+
+#: A single transcript line larger than this is reported, not parsed (a 50 MB line is a mistake).
+MAX_LINE_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class JsonLine:
+    """A parsed JSON value and the 1-based line it came from."""
+
+    line: int
+    value: Any
+
+
+def read_json_lines(
+    path: Path, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[JsonLine | Problem]:
+    """Yield each non-blank line of ``path`` as JSON, or a :class:`Problem` naming the line.
+
+    Reads in binary so a line of invalid UTF-8 or an oversized line costs only that line.
+    """
+    with path.open("rb") as handle:
+        for number, raw in enumerate(_bounded_lines(handle, max_line_bytes), start=1):
+            if raw is None:
+                yield Problem(
+                    str(path), number, f"line longer than {max_line_bytes} bytes, skipped"
+                )
+                continue
+            if not raw.strip():
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                yield Problem(str(path), number, f"invalid UTF-8 at byte {error.start}")
+                continue
+            try:
+                yield JsonLine(number, json.loads(text))
+            except json.JSONDecodeError as error:
+                yield Problem(
+                    str(path), number, f"invalid JSON: {error.msg} (column {error.colno})"
+                )
+
+
+def _bounded_lines(handle: Any, max_line_bytes: int) -> Iterator[bytes | None]:
+    """Yield lines, never holding more than ``max_line_bytes`` of one; ``None`` if too long."""
+    while True:
+        chunk = handle.readline(max_line_bytes + 1)
+        if not chunk:
+            return
+        if len(chunk) > max_line_bytes and not chunk.endswith(b"\n"):
+            # Drain the rest of the oversized line in bounded pieces.
+            while True:
+                rest = handle.readline(max_line_bytes)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield None
+            continue
+        yield chunk

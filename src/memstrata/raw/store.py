@@ -1,0 +1,237 @@
+"""``raw/sessions.db``: every imported session and turn, searchable, never injected.
+
+This database is canonical (it is the only copy of the transcripts we imported), so its schema is
+versioned with ``PRAGMA user_version`` and only ever extended. Turn text is also indexed in a
+contentless FTS5 table (``turns_fts``, rowid = ``turns.id``) holding the CJK-segmented text.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memstrata.errors import InputError
+from memstrata.fts import TOKENIZE, match_expression, segment
+from memstrata.model import SearchHit, Session, Turn
+from memstrata.sqlite import connect, immediate
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    harness TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    started TEXT NOT NULL DEFAULT '',
+    ended TEXT NOT NULL DEFAULT '',
+    source_path TEXT NOT NULL DEFAULT '',
+    title TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS turns (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    idx INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    time TEXT NOT NULL DEFAULT '',
+    text TEXT NOT NULL,
+    tool_calls TEXT NOT NULL DEFAULT '[]',
+    UNIQUE (session_id, idx)
+);
+CREATE INDEX IF NOT EXISTS turns_by_time ON turns(time);
+CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5(body, content='', tokenize='{TOKENIZE}');
+CREATE TABLE IF NOT EXISTS imports (
+    source_path TEXT PRIMARY KEY,
+    format TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class UpsertCounts:
+    """What one upsert changed: new turns, turns that grew (a response still being written)."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+
+class RawStore:
+    """The raw tier. Writes run in ``BEGIN IMMEDIATE`` transactions; readers never block them."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.db = connect(path)
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise InputError(
+                f"{path}: written by a newer memstrata (schema {version} > {SCHEMA_VERSION})"
+            )
+        with immediate(self.db):
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def upsert(self, session: Session, turns: Iterable[Turn]) -> UpsertCounts:
+        """Store a session and its turns; turns already stored unchanged are left alone."""
+        added = updated = unchanged = 0
+        with immediate(self.db):
+            self._upsert_session(session)
+            existing = {
+                row["idx"]: row
+                for row in self.db.execute(
+                    "SELECT id, idx, role, time, text, tool_calls FROM turns WHERE session_id = ?",
+                    (session.id,),
+                )
+            }
+            for turn in turns:
+                row = existing.get(turn.index)
+                if row is None:
+                    cursor = self.db.execute(
+                        "INSERT INTO turns (session_id, idx, role, time, text, tool_calls)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (session.id, turn.index, turn.role, turn.time, turn.text, turn.tool_calls),
+                    )
+                    self._index_text(cursor.lastrowid, turn.text)
+                    added += 1
+                elif (row["role"], row["time"], row["text"], row["tool_calls"]) != (
+                    turn.role,
+                    turn.time,
+                    turn.text,
+                    turn.tool_calls,
+                ):
+                    self._unindex_text(row["id"], row["text"])
+                    self.db.execute(
+                        "UPDATE turns SET role = ?, time = ?, text = ?, tool_calls = ?"
+                        " WHERE id = ?",
+                        (turn.role, turn.time, turn.text, turn.tool_calls, row["id"]),
+                    )
+                    self._index_text(row["id"], turn.text)
+                    updated += 1
+                else:
+                    unchanged += 1
+        return UpsertCounts(added, updated, unchanged)
+
+    def _upsert_session(self, session: Session) -> None:
+        self.db.execute(
+            """
+            INSERT INTO sessions (id, harness, agent, started, ended, source_path, title)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET
+                started = CASE WHEN excluded.started != '' AND
+                    (sessions.started = '' OR excluded.started < sessions.started)
+                    THEN excluded.started ELSE sessions.started END,
+                ended = MAX(sessions.ended, excluded.ended),
+                title = CASE WHEN excluded.title != '' THEN excluded.title ELSE sessions.title END
+            """,
+            (
+                session.id,
+                session.harness,
+                session.agent,
+                session.started,
+                session.ended,
+                session.source_path,
+                session.title,
+            ),
+        )
+
+    def _index_text(self, rowid: int | None, text: str) -> None:
+        self.db.execute("INSERT INTO turns_fts (rowid, body) VALUES (?, ?)", (rowid, segment(text)))
+
+    def _unindex_text(self, rowid: int, text: str) -> None:
+        self.db.execute(
+            "INSERT INTO turns_fts (turns_fts, rowid, body) VALUES ('delete', ?, ?)",
+            (rowid, segment(text)),
+        )
+
+    def import_mark(self, source_path: str) -> tuple[int, int] | None:
+        """(size, mtime_ns) of ``source_path`` when it was last imported in full."""
+        row = self.db.execute(
+            "SELECT size, mtime_ns FROM imports WHERE source_path = ?", (source_path,)
+        ).fetchone()
+        return (row["size"], row["mtime_ns"]) if row else None
+
+    def set_import_mark(self, source_path: str, format_name: str, size: int, mtime_ns: int) -> None:
+        with immediate(self.db):
+            self.db.execute(
+                "INSERT INTO imports (source_path, format, size, mtime_ns) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (source_path) DO UPDATE SET format = excluded.format,"
+                " size = excluded.size, mtime_ns = excluded.mtime_ns",
+                (source_path, format_name, size, mtime_ns),
+            )
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        """BM25 over turn text; every hit is labelled raw and cites its session turn."""
+        expression = match_expression(query)
+        if expression is None:
+            return []
+        rows = self.db.execute(
+            """
+            SELECT t.session_id, t.idx, t.role, t.time, t.text, s.harness, s.agent,
+                   bm25(turns_fts) AS rank
+            FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid
+            JOIN sessions s ON s.id = t.session_id
+            WHERE turns_fts MATCH ? ORDER BY rank, t.id LIMIT ?
+            """,
+            (expression, limit),
+        ).fetchall()
+        return [
+            SearchHit(
+                stratum="raw",
+                source=f"{row['session_id']}#{row['idx']}",
+                text=row["text"],
+                score=-float(row["rank"]),
+                time=row["time"],
+                title=row["role"],
+                extra={"agent": row["agent"], "harness": row["harness"]},
+            )
+            for row in rows
+        ]
+
+    def sessions(self) -> list[Session]:
+        rows = self.db.execute("SELECT * FROM sessions ORDER BY started, id").fetchall()
+        return [
+            Session(
+                r["id"],
+                r["harness"],
+                r["agent"],
+                r["started"],
+                r["ended"],
+                r["source_path"],
+                r["title"],
+            )
+            for r in rows
+        ]
+
+    def turns(self, session_id: str) -> list[Turn]:
+        rows = self.db.execute(
+            "SELECT * FROM turns WHERE session_id = ? ORDER BY idx", (session_id,)
+        ).fetchall()
+        return [
+            Turn(r["session_id"], r["idx"], r["role"], r["time"], r["text"], r["tool_calls"])
+            for r in rows
+        ]
+
+    def counts(self) -> dict[str, int]:
+        sessions = self.db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+        turns = self.db.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
+        return {"sessions": sessions, "turns": turns}
+
+
+def open_raw_store(path: Path) -> RawStore:
+    """Open (creating if needed) the raw store; a damaged file is a clear error, not a trace."""
+    try:
+        return RawStore(path)
+    except sqlite3.DatabaseError as error:
+        raise InputError(f"{path}: not a usable raw sessions database ({error})") from error

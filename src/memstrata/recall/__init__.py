@@ -1,0 +1,1 @@
+"""Finding things: the retrieval arms and how their lists are fused."""

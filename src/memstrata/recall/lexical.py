@@ -1,0 +1,80 @@
+"""The lexical arm: FTS5 BM25 over wiki topics and journal entries in the derived index."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from memstrata.fts import match_expression
+from memstrata.model import SearchHit
+
+LIVE_STATES = ("active", "conflict")
+
+# bm25 column weights: a hit in the title counts most, then the summary, then the detail.
+_TOPIC_WEIGHTS = "5.0, 2.0, 1.0"
+
+
+def search_topics(
+    db: sqlite3.Connection, query: str, limit: int, include_archived: bool = False
+) -> list[SearchHit]:
+    """Topics matching ``query``, best first; archived and superseded ones only on request."""
+    expression = match_expression(query)
+    if expression is None or limit <= 0:
+        return []
+    states = "" if include_archived else f"AND t.state IN {LIVE_STATES!r}"
+    rows = db.execute(
+        f"""
+        SELECT t.id, t.title, t.summary, t.state, t.updated,
+               bm25(topics_fts, {_TOPIC_WEIGHTS}) AS rank
+        FROM topics_fts JOIN topics t ON t.rowid = topics_fts.rowid
+        WHERE topics_fts MATCH ? {states}
+        ORDER BY rank, t.id LIMIT ?
+        """,
+        (expression, limit),
+    ).fetchall()
+    return [
+        SearchHit(
+            stratum="wiki",
+            source=row["id"],
+            text=row["summary"],
+            score=-float(row["rank"]),
+            time=row["updated"],
+            title=row["title"],
+            extra={"state": row["state"]},
+        )
+        for row in rows
+    ]
+
+
+def search_journal(db: sqlite3.Connection, query: str, limit: int) -> list[SearchHit]:
+    """Journal entries (paragraphs, bullets and Retain facts) matching ``query``, best first."""
+    expression = match_expression(query)
+    if expression is None or limit <= 0:
+        return []
+    rows = db.execute(
+        """
+        SELECT j.source, j.line, j.day, j.text, j.fact_kind, j.confidence,
+               bm25(journal_fts) AS rank
+        FROM journal_fts JOIN journal j ON j.rowid = journal_fts.rowid
+        WHERE journal_fts MATCH ?
+        ORDER BY rank, j.source, j.line LIMIT ?
+        """,
+        (expression, limit),
+    ).fetchall()
+    hits = []
+    for row in rows:
+        extra = {"day": row["day"]}
+        if row["fact_kind"]:
+            extra["kind"] = row["fact_kind"]
+        if row["confidence"] is not None:
+            extra["confidence"] = f"{row['confidence']:g}"
+        hits.append(
+            SearchHit(
+                stratum="journal",
+                source=f"{row['source']}#L{row['line']}",
+                text=row["text"],
+                score=-float(row["rank"]),
+                time=row["day"],
+                extra=extra,
+            )
+        )
+    return hits

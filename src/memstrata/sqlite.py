@@ -1,0 +1,49 @@
+"""Opening SQLite the one way memstrata uses it: WAL, a busy timeout, explicit transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from memstrata.errors import InputError, WorkspaceReadOnly
+
+BUSY_TIMEOUT_MS = 30_000
+
+
+def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
+    """Open ``path`` in autocommit mode (we issue ``BEGIN IMMEDIATE`` ourselves) with WAL."""
+    try:
+        if readonly:
+            connection = sqlite3.connect(
+                f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+            )
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not readonly:
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = NORMAL")
+    except PermissionError as error:
+        raise WorkspaceReadOnly(f"{path}: cannot open ({error.strerror})") from error
+    except sqlite3.DatabaseError as error:
+        message = str(error)
+        if "readonly" in message or "unable to open" in message:
+            raise WorkspaceReadOnly(f"{path}: cannot open for writing ({message})") from error
+        raise InputError(f"{path}: not a usable SQLite database ({message})") from error
+    connection.row_factory = sqlite3.Row
+    return connection
+
+
+@contextmanager
+def immediate(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A write transaction that takes the write lock up front (no upgrade deadlocks)."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield connection
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")

@@ -1,0 +1,1 @@
+"""The wiki stratum: topics on disk and their one-line index."""

@@ -1,0 +1,114 @@
+"""``memory/topics/_index.json``: one line per topic, and its rendering for the model (≤ 2 KB).
+
+The file lists every topic (id, title, gist, state, updated), sorted by id, so that it diffs well.
+The rendering injected every turn shows only live topics (active or conflict), most recently
+updated first, and says how many it left out when the budget runs out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from memstrata.errors import ParseError
+from memstrata.model import IndexEntry, Topic
+from memstrata.wiki.text import gist_of
+from memstrata.workspace.atomic import write_json_atomic
+from memstrata.workspace.textfile import decode_text
+
+LIVE_STATES = ("active", "conflict")
+
+
+def entry_for(topic: Topic) -> IndexEntry:
+    return IndexEntry(
+        id=topic.id,
+        title=topic.title,
+        gist=gist_of(topic.summary),
+        state=topic.meta.state,
+        updated=topic.meta.updated,
+    )
+
+
+def read_index_file(path: Path) -> list[IndexEntry]:
+    """Read ``_index.json``; a missing file is an empty index."""
+    if not path.exists():
+        return []
+    text = decode_text(path.read_bytes(), path)
+    try:
+        rows = json.loads(text)
+        return [IndexEntry(**row) for row in rows["topics"]]
+    except json.JSONDecodeError as error:
+        raise ParseError(path, error.lineno, f"invalid JSON: {error.msg}") from error
+    except (KeyError, TypeError) as error:
+        raise ParseError(path, None, f"not a topic index: {error}") from error
+
+
+def write_index_file(path: Path, entries: Iterable[IndexEntry]) -> None:
+    """Write the whole index, sorted by id."""
+    rows = [asdict(entry) for entry in sorted(entries, key=lambda entry: entry.id)]
+    write_json_atomic(path, {"version": 1, "topics": rows})
+
+
+def update_index_file(path: Path, topic: Topic) -> None:
+    """Replace one topic's line; a damaged index file is rebuilt from the rest on ``rebuild``."""
+    try:
+        entries = {entry.id: entry for entry in read_index_file(path)}
+    except ParseError:
+        entries = {}
+    entries[topic.id] = entry_for(topic)
+    write_index_file(path, entries.values())
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedIndex:
+    """The injected index text and what did not fit."""
+
+    text: str
+    shown: int
+    omitted: int
+
+
+def render_index(entries: Iterable[IndexEntry], budget_bytes: int) -> RenderedIndex:
+    """Render live topics as ``- id — title: gist`` lines within ``budget_bytes`` of UTF-8.
+
+    Whole lines only: a line that does not fit is left out, never cut, and the last line
+    says how many topics were left out (that line's bytes are reserved within the budget).
+    """
+    live = [entry for entry in entries if entry.state in LIVE_STATES]
+    live.sort(key=lambda entry: (entry.updated, entry.id), reverse=True)
+    lines: list[str] = []
+    used = 0
+    for position, entry in enumerate(live):
+        line = _line(entry)
+        remaining = len(live) - position - 1
+        reserve = len(_omitted_line(remaining).encode()) + 1 if remaining else 0
+        cost = len(line.encode()) + 1
+        if used + cost + reserve > budget_bytes:
+            break
+        lines.append(line)
+        used += cost
+    omitted = len(live) - len(lines)
+    if omitted:
+        note = _omitted_line(omitted)
+        while lines and used + len(note.encode()) + 1 > budget_bytes:
+            used -= len(lines.pop().encode()) + 1
+            omitted += 1
+            note = _omitted_line(omitted)
+        if len(note.encode()) + 1 <= budget_bytes:
+            lines.append(note)
+    text = "\n".join(lines) + ("\n" if lines else "")
+    return RenderedIndex(text, len(live) - omitted, omitted)
+
+
+def _line(entry: IndexEntry) -> str:
+    marker = " [conflict]" if entry.state == "conflict" else ""
+    gist = f": {entry.gist}" if entry.gist and entry.gist != entry.title else ""
+    return f"- {entry.id} — {entry.title}{marker}{gist}"
+
+
+def _omitted_line(count: int) -> str:
+    return (
+        f"(+{count} more topic{'s' if count != 1 else ''} not shown; search or recall to find them)"
+    )

@@ -1,0 +1,344 @@
+"""The wiki's canonical files: create, update, get, list, archive — never delete.
+
+A topic lives in ``memory/topics/<namespace>/<slug>/``:
+
+    summary.md     the recall unit (≤ 1000 chars)
+    detail.md      read on demand (≤ 8000 chars; may be absent)
+    meta.json      state, timestamps, counts, owner, links, lineage
+    history.jsonl  one line per change: time, actor, op, before/after hash, reason
+
+Every write is crash-safe in two steps. First a write-ahead *intent* holding the complete new state
+is written to ``memory/.pending/``; then the files are replaced atomically, the history line is
+appended and the intent removed. :meth:`TopicStore.complete_pending` rolls any intent left by a
+killed process forward, so no topic ever ends up changed without its history line. A change found
+on disk without an intent is a person's hand edit, recorded in history with actor ``user``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from memstrata.clock import Clock, system_now, to_iso
+from memstrata.config import TopicsConfig
+from memstrata.errors import CapExceeded, InputError, ParseError, TopicNotFound
+from memstrata.model import TOPIC_STATES, HistoryEntry, Topic, TopicMeta, TopicState
+from memstrata.wiki.index_file import update_index_file
+from memstrata.wiki.text import content_hash, title_of
+from memstrata.workspace.atomic import append_line, write_atomic, write_json_atomic
+from memstrata.workspace.layout import Workspace
+from memstrata.workspace.lock import WorkspaceLock
+from memstrata.workspace.names import parse_topic_id
+from memstrata.workspace.textfile import decode_text
+
+SUMMARY, DETAIL, META, HISTORY = "summary.md", "detail.md", "meta.json", "history.jsonl"
+
+
+@dataclass(frozen=True, slots=True)
+class TopicWrite:
+    """What a write did: the topic as it now is and the history line that records it."""
+
+    topic: Topic
+    entry: HistoryEntry
+    created: bool
+
+
+class TopicStore:
+    """Reads and writes topics; every mutation holds the workspace lock."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        limits: TopicsConfig,
+        lock: WorkspaceLock,
+        clock: Clock = system_now,
+    ) -> None:
+        self.workspace = workspace
+        self.limits = limits
+        self.lock = lock
+        self.clock = clock
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def exists(self, topic_id: str) -> bool:
+        return (self.workspace.topic_dir(parse_topic_id(topic_id)) / SUMMARY).is_file()
+
+    def get(self, topic_id: str) -> Topic:
+        """Read one topic; raises :class:`TopicNotFound` or :class:`ParseError`."""
+        topic_id = parse_topic_id(topic_id)
+        folder = self.workspace.topic_dir(topic_id)
+        if not (folder / SUMMARY).is_file():
+            raise TopicNotFound(f"no topic {topic_id!r} (looked in {folder})")
+        summary = _read(folder / SUMMARY)
+        detail = _read(folder / DETAIL) if (folder / DETAIL).exists() else ""
+        meta = meta_from_dict(_read_meta(folder / META), folder / META)
+        slug = topic_id.split("/", 1)[1]
+        return Topic(topic_id, title_of(summary, slug), summary, detail, meta)
+
+    def ids(self) -> list[str]:
+        """Every topic id on disk, sorted."""
+        return sorted(self._iter_ids())
+
+    def _iter_ids(self) -> Iterator[str]:
+        root = self.workspace.topics_dir
+        if not root.is_dir():
+            return
+        for namespace in root.iterdir():
+            if not namespace.is_dir() or namespace.name.startswith((".", "_")):
+                continue
+            for folder in namespace.iterdir():
+                if (folder / SUMMARY).is_file():
+                    yield f"{namespace.name}/{folder.name}"
+
+    def list(self) -> list[Topic]:
+        """Every topic, sorted by id."""
+        return [self.get(topic_id) for topic_id in self.ids()]
+
+    def history(self, topic_id: str) -> list[HistoryEntry]:
+        """The topic's history, oldest first; a torn last line (crash) is ignored."""
+        path = self.workspace.topic_dir(parse_topic_id(topic_id)) / HISTORY
+        if not path.exists():
+            return []
+        entries: list[HistoryEntry] = []
+        lines = _read(path).split("\n")
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                entries.append(HistoryEntry(**json.loads(line)))
+            except (json.JSONDecodeError, TypeError) as error:
+                if number >= len(lines) - 1:
+                    break  # a line torn by a crash mid-append
+                raise ParseError(path, number, f"not a history entry: {error}") from error
+        return entries
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def write(
+        self,
+        topic_id: str,
+        summary: str,
+        detail: str | None = None,
+        *,
+        actor: str,
+        reason: str = "",
+        state: TopicState | None = None,
+        meta_changes: dict[str, Any] | None = None,
+        op: str | None = None,
+    ) -> TopicWrite:
+        """Create or update a topic; ``detail=None`` keeps the current detail."""
+        topic_id = parse_topic_id(topic_id)
+        self._check_caps(topic_id, summary, detail)
+        with self.lock.held():
+            self.complete_pending()
+            folder = self.workspace.topic_dir(topic_id)
+            created = not (folder / SUMMARY).is_file()
+            now = to_iso(self.clock())
+            if created:
+                old_summary, old_detail, before = "", "", ""
+                meta = TopicMeta(state="active", created=now, updated=now)
+            else:
+                current = self.get(topic_id)
+                self.pick_up_edit(topic_id)
+                old_summary, old_detail, meta = current.summary, current.detail, current.meta
+                before = content_hash(old_summary, old_detail, meta.state)
+            new_detail = old_detail if detail is None else detail
+            meta = replace(meta, updated=now, **(meta_changes or {}))
+            if state is not None:
+                meta = replace(meta, state=state)
+            after = content_hash(summary, new_detail, meta.state)
+            entry = HistoryEntry(
+                time=now,
+                actor=actor,
+                op=op or ("create" if created else "update"),
+                before=before,
+                after=after,
+                reason=reason,
+            )
+            self._apply(topic_id, summary, new_detail, meta, entry)
+            slug = topic_id.split("/", 1)[1]
+            return TopicWrite(
+                Topic(topic_id, title_of(summary, slug), summary, new_detail, meta), entry, created
+            )
+
+    def set_state(self, topic_id: str, state: TopicState, *, actor: str, reason: str) -> TopicWrite:
+        """Move a topic to ``state`` (archive, supersede, …); its text stays as it is."""
+        current = self.get(topic_id)
+        return self.write(
+            topic_id,
+            current.summary,
+            None,
+            actor=actor,
+            reason=reason,
+            state=state,
+            op=_STATE_OPS.get(state, "state"),
+        )
+
+    def archive(self, topic_id: str, *, actor: str, reason: str = "") -> TopicWrite:
+        """Archive a topic: it leaves recall and the index, and stays on disk with its history."""
+        return self.set_state(topic_id, "archived", actor=actor, reason=reason or "archived")
+
+    def _check_caps(self, topic_id: str, summary: str, detail: str | None) -> None:
+        if not summary.strip():
+            raise InputError(f"{topic_id}: summary is empty")
+        if len(summary) > self.limits.summary_max_chars:
+            raise CapExceeded(
+                f"{topic_id}: summary is {len(summary)} chars, over the "
+                f"{self.limits.summary_max_chars}-char cap; keep the gist in the summary and put "
+                "the rest in the detail page (--detail-file)"
+            )
+        if detail is not None and len(detail) > self.limits.detail_max_chars:
+            raise CapExceeded(
+                f"{topic_id}: detail is {len(detail)} chars, over the "
+                f"{self.limits.detail_max_chars}-char cap; split it into linked topics or keep "
+                "the full text in the journal or raw sessions"
+            )
+
+    # -- crash safety --------------------------------------------------------------------------
+
+    def _apply(
+        self, topic_id: str, summary: str, detail: str, meta: TopicMeta, entry: HistoryEntry
+    ) -> None:
+        intent = {
+            "topic": topic_id,
+            "summary": summary,
+            "detail": detail,
+            "meta": meta_to_dict(meta),
+            "entry": asdict(entry),
+        }
+        intent_path = self._intent_path(topic_id)
+        write_json_atomic(intent_path, intent)
+        self._roll_forward(intent)
+        intent_path.unlink()
+
+    def _roll_forward(self, intent: dict[str, Any]) -> None:
+        """Make the files match ``intent``; safe to repeat after a crash at any point."""
+        topic_id = parse_topic_id(intent["topic"])
+        folder = self.workspace.topic_dir(topic_id)
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(folder / SUMMARY, intent["summary"])
+        if intent["detail"]:
+            write_atomic(folder / DETAIL, intent["detail"])
+        elif (folder / DETAIL).exists():
+            write_atomic(folder / DETAIL, "")
+        meta_path = folder / META
+        merged = {**_read_meta_lenient(meta_path), **intent["meta"]}
+        write_json_atomic(meta_path, merged)
+        entry = HistoryEntry(**intent["entry"])
+        history = self.history(topic_id)
+        if not history or history[-1] != entry:
+            append_line(folder / HISTORY, _history_line(entry))
+        update_index_file(self.workspace.index_json, self.get(topic_id))
+
+    def complete_pending(self) -> list[str]:
+        """Roll forward every intent a killed writer left behind; return the topics touched."""
+        folder = self.workspace.pending_dir
+        if not folder.is_dir():
+            return []
+        done: list[str] = []
+        with self.lock.held():
+            for path in sorted(folder.glob("*.json")):
+                try:
+                    intent = json.loads(path.read_text("utf-8"))
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    # The intent itself was torn: its write never started, so nothing to finish.
+                    path.unlink()
+                    continue
+                self._roll_forward(intent)
+                path.unlink()
+                done.append(intent["topic"])
+        return done
+
+    def pick_up_edit(self, topic_id: str) -> HistoryEntry | None:
+        """Record a hand edit (files changed with no history line for it) as a ``user`` edit."""
+        topic = self.get(topic_id)
+        history = self.history(topic_id)
+        now_hash = content_hash(topic.summary, topic.detail, topic.meta.state)
+        last_hash = history[-1].after if history else ""
+        if now_hash == last_hash:
+            return None
+        with self.lock.held():
+            entry = HistoryEntry(
+                time=to_iso(self.clock()),
+                actor="user",
+                op="edit" if history else "create",
+                before=last_hash,
+                after=now_hash,
+                reason="hand edit picked up",
+            )
+            folder = self.workspace.topic_dir(topic.id)
+            append_line(folder / HISTORY, _history_line(entry))
+            update_index_file(self.workspace.index_json, topic)
+        return entry
+
+    def _intent_path(self, topic_id: str) -> Path:
+        key = hashlib.sha256(topic_id.encode()).hexdigest()[:24]
+        return self.workspace.pending_dir / f"{key}.json"
+
+
+_STATE_OPS: dict[str, str] = {
+    "archived": "archive",
+    "superseded": "supersede",
+    "conflict": "conflict",
+    "active": "restore",
+}
+
+
+def _history_line(entry: HistoryEntry) -> str:
+    return json.dumps(asdict(entry), ensure_ascii=False, sort_keys=True)
+
+
+def _read(path: Path) -> str:
+    return decode_text(path.read_bytes(), path)
+
+
+def _read_meta(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    text = _read(path)
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(path, error.lineno, f"invalid JSON: {error.msg}") from error
+    if not isinstance(value, dict):
+        raise ParseError(path, 1, "meta.json must hold a JSON object")
+    return value
+
+
+def _read_meta_lenient(path: Path) -> dict[str, Any]:
+    """Unknown keys a person added to meta.json survive our rewrites."""
+    try:
+        return _read_meta(path)
+    except ParseError:
+        return {}
+
+
+def meta_from_dict(raw: dict[str, Any], path: Path | str = "meta.json") -> TopicMeta:
+    """Validate the known fields of ``meta.json``; unknown keys are left alone."""
+    state = raw.get("state", "active")
+    if state not in TOPIC_STATES:
+        raise ParseError(path, None, f"state {state!r} is not one of {', '.join(TOPIC_STATES)}")
+    try:
+        return TopicMeta(
+            state=state,
+            created=str(raw.get("created", "")),
+            updated=str(raw.get("updated", "")),
+            refs=int(raw.get("refs", 0)),
+            access_count=int(raw.get("access_count", 0)),
+            owner_agent=str(raw.get("owner_agent", "")),
+            links=tuple(str(link) for link in raw.get("links", ())),
+            lineage=tuple(str(item) for item in raw.get("lineage", ())),
+        )
+    except (TypeError, ValueError) as error:
+        raise ParseError(path, None, f"bad field value: {error}") from error
+
+
+def meta_to_dict(meta: TopicMeta) -> dict[str, Any]:
+    value = asdict(meta)
+    value["links"] = list(meta.links)
+    value["lineage"] = list(meta.lineage)
+    return value

@@ -1,0 +1,77 @@
+"""Crash-safe file writes: temp file in the same folder, fsync, ``os.replace``, fsync the folder.
+
+A reader sees either the old file or the new one, never a half-written one, even if the process
+is killed mid-write.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from memstrata.errors import WorkspaceReadOnly
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Replace ``path`` with ``data`` atomically (UTF-8 for text)."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except PermissionError as error:
+        raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    """Write ``value`` as stable, human-readable JSON (sorted keys, trailing newline)."""
+    write_atomic(path, json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line durably; a torn last line from a crash is repaired by the reader."""
+    payload = (line.rstrip("\n") + "\n").encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except PermissionError as error:
+        raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
+    try:
+        # A previous writer killed mid-line leaves no newline: start on a fresh line.
+        if os.fstat(fd).st_size > 0 and _last_byte(path) != b"\n":
+            payload = b"\n" + payload
+        os.write(fd, payload)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _last_byte(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (best effort where directories cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,152 @@
+"""Where everything lives in a workspace (DESIGN.md §1), creating it, and finding it.
+
+memstrata.toml            settings (every key optional)
+prompt/SOUL.md            persona and hard rules          ┐
+prompt/IDENTITY.md        who the agent is                │ Rules: injected every turn
+prompt/USER.md            the user's settings             │
+MEMORY.md                 core distilled facts (≤ 3000)   │
+memory/SESSION-STATE.md   what is going on right now      ┘
+memory/YYYY-MM-DD.md      Journal
+memory/topics/<ns>/<slug>/{summary.md, detail.md, history.jsonl, meta.json}   Wiki
+memory/topics/_index.json Index
+raw/sessions.db           Raw transcripts
+.memstrata/               derived and private: index.db, lock (git-ignored)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from memstrata.config import Config, render_config
+from memstrata.errors import WorkspaceNotFound, WorkspaceReadOnly
+from memstrata.workspace.atomic import write_atomic
+
+CONFIG_NAME = "memstrata.toml"
+ENV_VAR = "MEMSTRATA_WORKSPACE"
+
+RULES_FILES: tuple[str, ...] = (
+    "prompt/SOUL.md",
+    "prompt/IDENTITY.md",
+    "prompt/USER.md",
+    "MEMORY.md",
+    "memory/SESSION-STATE.md",
+)
+
+_STARTER_FILES: dict[str, str] = {
+    "prompt/SOUL.md": "# Soul\n\nPersona and hard rules the agent always follows.\n",
+    "prompt/IDENTITY.md": "# Identity\n\nWho the agent is: name, role, whom it works for.\n",
+    "prompt/USER.md": "# User\n\nThe user's settings and preferences.\n",
+    "MEMORY.md": "# Memory\n\nCore facts and lessons, distilled. Keep under 3000 characters.\n",
+    ".gitignore": ".memstrata/\n",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    """Paths of one workspace; pure, no I/O."""
+
+    root: Path
+
+    @property
+    def config_path(self) -> Path:
+        return self.root / CONFIG_NAME
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.root / "memory"
+
+    @property
+    def topics_dir(self) -> Path:
+        return self.memory_dir / "topics"
+
+    @property
+    def index_json(self) -> Path:
+        return self.topics_dir / "_index.json"
+
+    @property
+    def pending_dir(self) -> Path:
+        """Write-ahead intents of topic writes in flight (see :mod:`memstrata.wiki.store`)."""
+        return self.memory_dir / ".pending"
+
+    @property
+    def raw_dir(self) -> Path:
+        return self.root / "raw"
+
+    @property
+    def raw_db(self) -> Path:
+        return self.raw_dir / "sessions.db"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / ".memstrata"
+
+    @property
+    def index_db(self) -> Path:
+        return self.state_dir / "index.db"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.state_dir / "lock"
+
+    def rules_paths(self) -> tuple[Path, ...]:
+        return tuple(self.root / name for name in RULES_FILES)
+
+    def journal_path(self, day: str) -> Path:
+        return self.memory_dir / f"{day}.md"
+
+    def topic_dir(self, topic_id: str) -> Path:
+        """Folder of a topic; ``topic_id`` must already be validated by ``parse_topic_id``."""
+        namespace, slug = topic_id.split("/", 1)
+        return self.topics_dir / namespace / slug
+
+    def relative(self, path: Path) -> str:
+        """``path`` relative to the root, with forward slashes (how sources are cited)."""
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+
+def init_workspace(root: Path, config: Config | None = None) -> Workspace:
+    """Lay out a workspace at ``root``; existing files are kept as they are."""
+    workspace = Workspace(root.resolve())
+    try:
+        for folder in (workspace.topics_dir, workspace.raw_dir, workspace.state_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+    except PermissionError as error:
+        raise WorkspaceReadOnly(f"{error.filename}: cannot create ({error.strerror})") from error
+    if not workspace.config_path.exists():
+        write_atomic(workspace.config_path, render_config(config or Config()))
+    for name, text in _STARTER_FILES.items():
+        path = workspace.root / name
+        if not path.exists():
+            write_atomic(path, text)
+    return workspace
+
+
+def find_workspace(explicit: Path | None = None, start: Path | None = None) -> Workspace:
+    """Find the workspace: ``explicit``, else ``$MEMSTRATA_WORKSPACE``, else walk up."""
+    if explicit is not None:
+        return _require_workspace(explicit, "--workspace")
+    configured = os.environ.get(ENV_VAR)
+    if configured:
+        return _require_workspace(Path(configured), ENV_VAR)
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_NAME).is_file():
+            return Workspace(folder)
+    raise WorkspaceNotFound(
+        f"no {CONFIG_NAME} in {here} or any parent; run 'memstrata init' or pass --workspace"
+    )
+
+
+def _require_workspace(path: Path, origin: str) -> Workspace:
+    root = path.expanduser().resolve()
+    if not (root / CONFIG_NAME).is_file():
+        raise WorkspaceNotFound(
+            f"{root}: not a memstrata workspace (no {CONFIG_NAME}; from {origin}); "
+            f"run 'memstrata init {path}'"
+        )
+    return Workspace(root)

@@ -1,0 +1,57 @@
+"""Reading canonical text files strictly: UTF-8 or a clear error, and optional frontmatter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from memstrata.errors import InputError, ParseError
+
+
+def read_text(path: Path) -> str:
+    """Read ``path`` as UTF-8; invalid bytes are a :class:`ParseError` naming the line."""
+    try:
+        data = path.read_bytes()
+    except PermissionError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from error
+    return decode_text(data, path)
+
+
+def decode_text(data: bytes, path: Path | str) -> str:
+    """Decode UTF-8 (a leading BOM is dropped), naming the line of the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ParseError(path, line, f"invalid UTF-8 at byte {error.start}") from error
+
+
+@dataclass(frozen=True, slots=True)
+class Frontmatter:
+    """``key: value`` pairs from a leading ``---`` block, and the body after it."""
+
+    fields: dict[str, str]
+    body: str
+    body_line: int
+
+
+def split_frontmatter(text: str, path: Path | str) -> Frontmatter:
+    """Split an optional ``---`` frontmatter block of ``key: value`` lines from the body.
+
+    Only flat string values are supported (that is all memstrata writes); anything else is a
+    :class:`ParseError` with the line, so a broken header is reported instead of guessed at.
+    """
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return Frontmatter({}, text, 1)
+    fields: dict[str, str] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        if line.strip() == "---":
+            return Frontmatter(fields, "\n".join(lines[number:]), number + 1)
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        key, colon, value = line.partition(":")
+        if not colon or not key.strip() or key != key.strip() or " " in key.strip():
+            raise ParseError(path, number, f"frontmatter line is not 'key: value': {line[:60]!r}")
+        fields[key.strip()] = value.strip().strip("'\"")
+    raise ParseError(path, 1, "frontmatter opened with '---' is never closed")
