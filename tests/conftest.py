@@ -33,3 +33,22 @@ def transcripts(shared_data: Path) -> Path:
 @pytest.fixture
 def fixed_now() -> datetime:
     return datetime(2025, 11, 27, 10, 0, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """An initialised, empty workspace folder."""
+    from memstrata.workspace.layout import init_workspace
+
+    root = tmp_path / "ws"
+    init_workspace(root)
+    return root
+
+
+@pytest.fixture
+def memory(workspace: Path, fixed_now: datetime):
+    """A Memory on an empty workspace with a fixed clock."""
+    from memstrata import Memory
+
+    with Memory(workspace, clock=lambda: fixed_now) as opened:
+        yield opened

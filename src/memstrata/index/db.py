@@ -16,6 +16,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from memstrata.errors import InputError
 from memstrata.fts import TOKENIZE, segment
 from memstrata.journal.parse import ParsedJournal, find_entities
 from memstrata.model import Topic
@@ -81,7 +82,7 @@ class IndexDB:
         try:
             db = connect(path)
             version = _schema_version(db)
-        except (sqlite3.DatabaseError, OSError):
+        except (sqlite3.DatabaseError, InputError):
             version, db = None, None
         if version != SCHEMA_VERSION:
             if db is not None:

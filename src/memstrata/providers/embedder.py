@@ -1,0 +1,89 @@
+"""The ``Embedder`` capability and how a name in the config becomes one.
+
+An embedder turns texts into L2-normalised float32 rows. Retrieval-trained models embed a
+search query differently from a stored passage, so :meth:`Embedder.embed` takes ``query``;
+symmetric models ignore it. ``name`` identifies the model and its settings: the index records
+it with ``dim``, and a different name means every stored vector is re-embedded on rebuild.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+Vectors = npt.NDArray[np.float32]
+
+#: the default offline model (see docs/benchmarks-retrieval.md for why this one)
+DEFAULT_EMBEDDER = "use-multilingual"
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Texts in, one L2-normalised float32 row per text out (shape ``(len(texts), dim)``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Vectors: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedderChoice:
+    """What :func:`load_embedder` produced: the embedder, or why it fell back."""
+
+    embedder: Embedder
+    fallback_reason: str = ""
+
+    @property
+    def is_fallback(self) -> bool:
+        return bool(self.fallback_reason)
+
+
+def normalise_rows(matrix: npt.ArrayLike) -> Vectors:
+    """Scale each row to unit length (zero rows stay zero) as float32."""
+    rows = np.asarray(matrix, dtype=np.float32)
+    if rows.ndim == 1:
+        rows = rows.reshape(1, -1)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0.0] = 1.0
+    return np.ascontiguousarray(rows / norms, dtype=np.float32)
+
+
+def load_embedder(spec: str = DEFAULT_EMBEDDER) -> EmbedderChoice:
+    """Build the embedder named by ``spec``, falling back to hashing when it cannot load.
+
+    ``spec`` is ``use-multilingual`` (default, offline), ``e5-small`` (offline, slower,
+    retrieval-trained), ``hashing`` or ``openai:<model>@<base url>``. A model whose package is
+    missing or broken yields the hashing embedder with ``fallback_reason`` set: the caller
+    must report it, never hide it.
+    """
+    from memstrata.providers.hashing import HashingEmbedder
+
+    try:
+        if spec == "hashing":
+            return EmbedderChoice(HashingEmbedder())
+        if spec == "use-multilingual":
+            from memstrata.providers.use import UniversalSentenceEncoder
+
+            return EmbedderChoice(UniversalSentenceEncoder())
+        if spec == "e5-small":
+            from memstrata.providers.e5 import E5Small
+
+            return EmbedderChoice(E5Small())
+        if spec.startswith("openai:"):
+            from memstrata.providers.openai import OpenAIEmbedder
+
+            model, _, base_url = spec.removeprefix("openai:").partition("@")
+            return EmbedderChoice(OpenAIEmbedder(base_url or "http://127.0.0.1:11434/v1", model))
+    except (ImportError, OSError, RuntimeError) as error:
+        reason = f"embedder {spec!r} unavailable ({error}); using the hashing embedder"
+        return EmbedderChoice(HashingEmbedder(), reason)
+    reason = f"unknown embedder {spec!r}; using the hashing embedder"
+    return EmbedderChoice(HashingEmbedder(), reason)

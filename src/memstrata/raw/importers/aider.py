@@ -1,0 +1,205 @@
+"""Import aider's ``.aider.chat.history.md``: append-only Markdown, one section per aider run.
+
+* ``# aider chat started at YYYY-MM-DD HH:MM:SS`` opens a session. The time is aider's local clock
+  with no zone; it is stored as given and read as UTC. Messages carry no time of their own, so
+  every turn gets the session's start time.
+* ``#### `` lines are user input; consecutive ones are one multi-line input (aider writes a blank
+  line before each new input).
+* ``> `` lines are aider's own output (startup banner, ``Tokens: … Cost: …``, ``Applied edit to``,
+  ``Commit <sha> <msg>``, ``^C KeyboardInterrupt``); consecutive ones are one ``system`` turn. The
+  banner is kept: it names the aider version and model of the run.
+* Every other line is the assistant's reply, kept as Markdown (edit blocks included); blank lines
+  inside a reply stay in it.
+
+aider ends each of its own messages with two spaces, so a ``> `` line without them that follows
+aider output or user input starts a multi-line message whose later lines carry no ``> ``; they
+belong to the ``system`` turn up to the line that ends in two spaces. An assistant blockquote
+(``> `` right after reply text) is read as aider output, as aider's own parser reads it.
+
+The session id hashes the file name, the header line and the header's byte offset: nothing written
+later changes it, and two runs started in the same second stay apart. Runs that logged nothing but
+their header have no turns and are dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memstrata.clock import iso_or_empty
+from memstrata.model import Problem, Session, Turn
+from memstrata.raw.importers import ParsedFile, ParsedSession
+
+FORMAT = "aider"
+HARNESS = "aider"
+
+HEADER = "# aider chat started at"
+MAX_TURN_CHARS = 20_000
+MAX_TITLE_CHARS = 80
+
+
+@dataclass(slots=True)
+class _Block:
+    """Consecutive lines that make one turn."""
+
+    role: str
+    lines: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "\n".join(self.lines).strip("\n").rstrip()
+
+
+@dataclass(slots=True)
+class _Run:
+    """One ``# aider chat started at`` section."""
+
+    session_id: str
+    time: str
+    blocks: list[_Block] = field(default_factory=list)
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    """Claim a ``.md`` file with a line starting ``# aider chat started at``."""
+    return path.suffix.lower() == ".md" and b"\n" + HEADER.encode() in b"\n" + head
+
+
+def parse(path: Path, agent: str) -> ParsedFile:
+    """Read every run in the history file as its own session."""
+    runs, problems = _read_runs(path)
+    sessions = tuple(
+        parsed for parsed in (_session(path, agent, run) for run in runs) if parsed is not None
+    )
+    return ParsedFile(str(path), FORMAT, sessions, tuple(problems))
+
+
+def _read_runs(path: Path) -> tuple[list[_Run], list[Problem]]:
+    runs: list[_Run] = []
+    problems: list[Problem] = []
+    reader = _BlockReader()
+    offset = 0
+    orphan_reported = False
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            start, offset = offset, offset + len(raw)
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as error:
+                problems.append(Problem(str(path), number, f"invalid UTF-8 at byte {error.start}"))
+                continue
+            if line.startswith(HEADER):
+                runs.append(_Run(_session_id(path, line, start), _header_time(line)))
+                reader = _BlockReader()
+                continue
+            if not runs:
+                if line.strip() and not orphan_reported:
+                    orphan_reported = True
+                    message = f"text before the first {HEADER!r} line, skipped"
+                    problems.append(Problem(str(path), number, message))
+                continue
+            block = reader.feed(line)
+            if block is not None:
+                runs[-1].blocks.append(block)
+    return runs, problems
+
+
+class _BlockReader:
+    """Groups the lines of one run into blocks; each line is placed by what came before it only."""
+
+    def __init__(self) -> None:
+        self.current: _Block | None = None
+        self.previous = "blank"  # kind of the previous line
+        self.continued = False  # inside a multi-line aider message
+
+    def feed(self, line: str) -> _Block | None:
+        """Place ``line``; return a block when it starts one."""
+        kind = _kind(line)
+        if self.continued and kind in ("text", "blank"):
+            self._append(line.rstrip())
+            self.continued = not line.endswith("  ")
+            self.previous = "continued" if self.continued else "output"
+            return None
+        self.continued = False
+        started = None
+        if kind == "user":
+            started = self._extend("user", line[5:].rstrip(), joins=self.previous == "user")
+        elif kind == "output":
+            joins = self.previous in ("output", "continued", "quote")
+            started = self._extend("system", line[2:].rstrip(), joins=joins)
+            if not line.endswith("  "):
+                # aider output ends in two spaces; without them the message goes on below,
+                # unless this is a blockquote in a reply (not after aider output or user input).
+                self.continued = self.previous in ("user", "output")
+                kind = "continued" if self.continued else "quote"
+        elif kind == "text":
+            started = self._extend("assistant", line, joins=self._role() == "assistant")
+        elif self._role() == "assistant":
+            self._append("")
+        self.previous = kind
+        return started
+
+    def _role(self) -> str:
+        return self.current.role if self.current else ""
+
+    def _extend(self, role: str, text: str, *, joins: bool) -> _Block | None:
+        # An empty ``>`` line is aider spacing out its output; it carries nothing.
+        lines = [text] if text or role != "system" else []
+        if joins and self.current is not None and self.current.role == role:
+            self.current.lines.extend(lines)
+            return None
+        self.current = _Block(role, lines)
+        return self.current
+
+    def _append(self, text: str) -> None:
+        if self.current is not None:
+            self.current.lines.append(text)
+
+
+def _kind(line: str) -> str:
+    if line.startswith("#### ") or line.rstrip() == "####":
+        return "user"
+    if line.startswith("> ") or line.rstrip() == ">":
+        return "output"
+    return "text" if line.strip() else "blank"
+
+
+def _session(path: Path, agent: str, run: _Run) -> ParsedSession | None:
+    blocks = [(block.role, block.text()) for block in run.blocks]
+    blocks = [(role, text) for role, text in blocks if text]
+    if not blocks:
+        return None
+    title = next((_title(text) for role, text in blocks if role == "user"), "")
+    session = Session(
+        id=run.session_id,
+        harness=HARNESS,
+        agent=agent,
+        started=run.time,
+        ended=run.time,
+        source_path=str(path),
+        title=title,
+    )
+    turns = tuple(
+        Turn(session_id=run.session_id, index=index, role=role, time=run.time, text=_cap(text))
+        for index, (role, text) in enumerate(blocks)
+    )
+    return ParsedSession(session, turns)
+
+
+def _session_id(path: Path, header: str, offset: int) -> str:
+    key = f"{path.name}\n{header.rstrip()}\n{offset}".encode()
+    return f"aider:{hashlib.sha256(key).hexdigest()[:16]}"
+
+
+def _header_time(header: str) -> str:
+    return iso_or_empty(header[len(HEADER) :].strip())
+
+
+def _cap(text: str) -> str:
+    if len(text) <= MAX_TURN_CHARS:
+        return text
+    return f"{text[:MAX_TURN_CHARS]}… [truncated {len(text) - MAX_TURN_CHARS} chars]"
+
+
+def _title(text: str) -> str:
+    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return line if len(line) <= MAX_TITLE_CHARS else line[: MAX_TITLE_CHARS - 1] + "…"

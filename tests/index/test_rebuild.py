@@ -1,0 +1,76 @@
+import sqlite3
+
+from memstrata import Memory
+from memstrata.index.db import IndexDB
+
+
+def _fill(memory: Memory) -> None:
+    memory.write_topic("people/ann", "# Ann\n@Ann leads design; works with @Peter.", "Detail.")
+    memory.write_topic("projects/billing", "# Billing\nStaging is up.")
+    memory.archive_topic("projects/billing")
+    memory.log("Call with @Ann about Lisbon")
+    memory.log("@Peter prefers cortado", kind="opinion", confidence=0.9)
+
+
+def test_rebuild_recreates_the_same_index_from_the_files(memory: Memory):
+    _fill(memory)
+    live = memory.index.dump()
+    memory.rebuild()
+    assert memory.index.dump() == live
+    memory.rebuild()
+    assert memory.index.dump() == live
+
+
+def test_deleting_the_index_loses_nothing(memory: Memory):
+    _fill(memory)
+    live = memory.index.dump()
+    memory.close()
+    memory.workspace.index_db.unlink()
+    with Memory(memory.workspace.root, clock=memory.clock) as reopened:
+        assert reopened.index.dump() == live
+        assert reopened.search("cortado", include_raw=False)
+
+
+def test_a_schema_version_mismatch_rebuilds_instead_of_migrating(memory: Memory):
+    _fill(memory)
+    live = memory.index.dump()
+    memory.close()
+    with sqlite3.connect(memory.workspace.index_db) as db:
+        db.execute("UPDATE meta SET value = 'old' WHERE key = 'schema_version'")
+    index = IndexDB.open(memory.workspace.index_db)
+    assert index.recreated
+    index.close()
+    with Memory(memory.workspace.root, clock=memory.clock) as reopened:
+        reopened.sync()
+        assert reopened.index.dump() == live
+
+
+def test_a_damaged_index_file_is_replaced(memory: Memory):
+    _fill(memory)
+    memory.close()
+    memory.workspace.index_db.write_bytes(b"this is not sqlite" * 100)
+    with Memory(memory.workspace.root, clock=memory.clock) as reopened:
+        assert reopened.search("Lisbon", include_raw=False)
+
+
+def test_hand_edited_journals_are_picked_up(memory: Memory):
+    memory.log("first note")
+    path = memory.workspace.memory_dir / "2025-11-27.md"
+    path.write_text(path.read_text() + "- 11:00 zeppelin sighting\n")
+    assert memory.search("zeppelin", include_raw=False)[0].source == "memory/2025-11-27.md#L4"
+
+
+def test_a_removed_topic_folder_leaves_the_index(memory: Memory):
+    memory.write_topic("people/ann", "Ann likes zeppelins.")
+    import shutil
+
+    shutil.rmtree(memory.workspace.topic_dir("people/ann"))
+    assert memory.search("zeppelins", include_raw=False) == []
+
+
+def test_index_holds_entities_and_facts(memory: Memory):
+    _fill(memory)
+    counts = memory.index.counts()
+    assert counts["facts"] == 1
+    entities = {row["key"] for row in memory.index.db.execute("SELECT key FROM entities")}
+    assert {"ann", "peter"} <= entities

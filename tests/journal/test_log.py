@@ -1,0 +1,62 @@
+from datetime import UTC, datetime
+
+import pytest
+
+from memstrata import Memory
+from memstrata.errors import InputError, ParseError
+
+
+def test_log_creates_todays_file_with_a_timestamped_line(memory: Memory):
+    written = memory.log("Deployed the canary")
+    path = memory.workspace.memory_dir / "2025-11-27.md"
+    assert written.path == path
+    assert path.read_text() == "# 2025-11-27\n\n- 10:00 Deployed the canary\n"
+    assert written.line == 3
+
+
+def test_log_appends_below_earlier_lines(memory: Memory):
+    memory.log("first")
+    memory.log("second")
+    text = (memory.workspace.memory_dir / "2025-11-27.md").read_text()
+    assert text == "# 2025-11-27\n\n- 10:00 first\n- 10:00 second\n"
+
+
+def test_a_typed_log_goes_into_the_retain_section(memory: Memory):
+    memory.log("first")
+    memory.log("@Ann prefers cortado", kind="opinion", confidence=0.8)
+    memory.log("second")
+    text = (memory.workspace.memory_dir / "2025-11-27.md").read_text()
+    assert text == (
+        "# 2025-11-27\n\n- 10:00 first\n- 10:00 second\n\n"
+        "## Retain\n- O(c=0.8) @Ann prefers cortado\n"
+    )
+    [fact] = memory.read_journal("2025-11-27").facts
+    assert (fact.kind, fact.confidence, fact.entities) == ("opinion", 0.8, ("Ann",))
+
+
+def test_logged_text_is_searchable_at_once(memory: Memory):
+    memory.log("The billing canary is healthy")
+    [hit] = memory.search("canary", include_raw=False)
+    assert hit.source == "memory/2025-11-27.md#L3"
+
+
+def test_empty_log_text_is_refused(memory: Memory):
+    with pytest.raises(InputError, match="empty"):
+        memory.log("   ")
+
+
+def test_a_journal_that_is_not_utf8_is_never_rewritten(workspace, fixed_now):
+    path = workspace / "memory" / "2025-11-27.md"
+    path.write_bytes(b"# day\n\n- caf\xe9\n")
+    with (
+        Memory(workspace, clock=lambda: fixed_now) as memory,
+        pytest.raises(ParseError, match=":3"),
+    ):
+        memory.log("more")
+    assert path.read_bytes() == b"# day\n\n- caf\xe9\n"
+
+
+def test_the_day_comes_from_the_injected_clock(workspace):
+    late = datetime(2025, 12, 31, 23, 59, tzinfo=UTC)
+    with Memory(workspace, clock=lambda: late) as memory:
+        assert memory.log("last entry of the year").path.name == "2025-12-31.md"

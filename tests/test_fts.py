@@ -1,0 +1,93 @@
+import pytest
+
+from memstrata import Memory
+from memstrata.fts import match_expression, query_terms, segment
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"',
+        '""',
+        "'",
+        "*",
+        "a*",
+        "AND",
+        "OR",
+        "NOT",
+        "NEAR(",
+        "NEAR(a b, 2)",
+        "(",
+        ")",
+        "((a)",
+        "a AND",
+        "OR b",
+        "col:term",
+        "title:x",
+        "^start",
+        "-minus",
+        "+plus",
+        "{a b}",
+        "[x]",
+        "a\x00b",
+        "\\",
+        "😀",
+        "   ",
+        "",
+        "%_",
+        "'; DROP TABLE topics; --",
+        "x" * 10_000,
+    ],
+)
+def test_no_user_query_ever_raises(memory: Memory, query: str):
+    memory.write_topic("people/ann", "Ann likes AND and OR and NEAR things.")
+    memory.search(query)
+
+
+def test_operators_in_a_query_are_searched_as_words(memory: Memory):
+    memory.write_topic("world/logic", "Boolean NEAR operators explained.")
+    assert memory.search("NEAR(", include_raw=False)[0].source == "world/logic"
+
+
+def test_stop_words_are_dropped_unless_nothing_else_is_left():
+    assert query_terms("what is the cortado") == ["cortado"]
+    assert query_terms("the of") == ["the", "of"]
+
+
+def test_chinese_runs_become_bigram_phrases():
+    assert match_expression("手冲咖啡") == '"手 冲" OR "冲 咖" OR "咖 啡"'
+    assert segment("喜欢tea") == " 喜  欢 tea"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("咖啡", "people/li-na"),
+        ("手冲", "people/li-na"),
+        ("上海办公室", "people/li-na"),
+        ("支付网关", "people/li-na"),
+        ("cortado", "people/ann"),
+        ("preferring cortados", "people/ann"),  # stemmed
+        ("offsite in Lisbon", "people/ann"),
+    ],
+)
+def test_chinese_and_english_search_find_the_right_topic(memory: Memory, query: str, expected: str):
+    memory.write_topic(
+        "people/li-na", "# 李娜\n上海办公室的后端工程师，负责支付网关。喜欢手冲咖啡。"
+    )
+    memory.write_topic("people/ann", "# Ann\nPrefers a cortado. Plans the Lisbon offsite.")
+    memory.write_topic("world/noise", "# Noise\nNothing relevant here at all.")
+    assert memory.search(query, include_raw=False)[0].source == expected
+
+
+def test_a_one_character_chinese_query_matches(memory: Memory):
+    memory.write_topic("world/cats", "# 猫\n我的猫叫小白。")
+    assert memory.search("猫", include_raw=False)[0].source == "world/cats"
+
+
+def test_a_mixed_script_query_finds_both_sides(memory: Memory):
+    memory.write_topic("people/li-na", "# 李娜\n喜欢手冲咖啡。")
+    memory.write_topic("people/ann", "# Ann\nPlans the Lisbon offsite.")
+    memory.write_topic("world/noise", "# Noise\nNothing relevant here at all.")
+    top = {hit.source for hit in memory.search("Lisbon 咖啡", include_raw=False)}
+    assert top == {"people/li-na", "people/ann"}

@@ -1,0 +1,56 @@
+import pytest
+
+from memstrata.errors import InvalidTopicId
+from memstrata.workspace.names import parse_topic_id, slugify
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("people/ann", "people/ann"),
+        ("People/Ann", "people/ann"),
+        ("projects/billing-service", "projects/billing-service"),
+        ("people/李娜", "people/李娜"),
+        ("ｐｅｏｐｌｅ/ａｎｎ", "people/ann"),  # fullwidth letters fold to ASCII under NFKC
+        ("  world/v1.2  ", "world/v1.2"),
+    ],
+)
+def test_valid_topic_ids_are_normalised(raw: str, expected: str):
+    assert parse_topic_id(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "../etc",
+        "people/..",
+        "people/../x",
+        "/etc/passwd",
+        "..／..／etc",  # fullwidth solidus
+        "．．／secret",  # fullwidth full stops and solidus: NFKC makes it ../
+        "people/a/b",
+        "people",
+        "people/",
+        "/people",
+        "people\\ann",
+        "people/.hidden",
+        "people/_index",
+        "_index/x",
+        "people/con",
+        "people/nul.txt",
+        "people/a\x00b",
+        "people/a\nb",
+        "C:/windows",
+        "people/" + "x" * 65,
+        "people/ann lee",
+    ],
+)
+def test_unsafe_topic_ids_are_refused_before_any_path_is_built(raw: str):
+    with pytest.raises(InvalidTopicId):
+        parse_topic_id(raw)
+
+
+def test_slugify_makes_a_valid_slug_from_free_text():
+    assert slugify("Ann Lee's cat!") == "ann-lee-s-cat"
+    assert slugify("...") == "note"
+    assert slugify("上海 办公室") == "上海-办公室"
