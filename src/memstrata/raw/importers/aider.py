@@ -30,13 +30,12 @@ from pathlib import Path
 from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
+from memstrata.raw.importers.turns import cap_text, title_line
 
 FORMAT = "aider"
 HARNESS = "aider"
 
 HEADER = "# aider chat started at"
-MAX_TURN_CHARS = 20_000
-MAX_TITLE_CHARS = 80
 
 
 @dataclass(slots=True)
@@ -168,7 +167,7 @@ def _session(path: Path, agent: str, run: _Run) -> ParsedSession | None:
     blocks = [(role, text) for role, text in blocks if text]
     if not blocks:
         return None
-    title = next((_title(text) for role, text in blocks if role == "user"), "")
+    title = next((title_line(text) for role, text in blocks if role == "user"), "")
     session = Session(
         id=run.session_id,
         harness=HARNESS,
@@ -179,7 +178,7 @@ def _session(path: Path, agent: str, run: _Run) -> ParsedSession | None:
         title=title,
     )
     turns = tuple(
-        Turn(session_id=run.session_id, index=index, role=role, time=run.time, text=_cap(text))
+        Turn(session_id=run.session_id, index=index, role=role, time=run.time, text=cap_text(text))
         for index, (role, text) in enumerate(blocks)
     )
     return ParsedSession(session, turns)
@@ -192,14 +191,3 @@ def _session_id(path: Path, header: str, offset: int) -> str:
 
 def _header_time(header: str) -> str:
     return iso_or_empty(header[len(HEADER) :].strip())
-
-
-def _cap(text: str) -> str:
-    if len(text) <= MAX_TURN_CHARS:
-        return text
-    return f"{text[:MAX_TURN_CHARS]}… [truncated {len(text) - MAX_TURN_CHARS} chars]"
-
-
-def _title(text: str) -> str:
-    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return line if len(line) <= MAX_TITLE_CHARS else line[: MAX_TITLE_CHARS - 1] + "…"

@@ -32,13 +32,11 @@ from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
 from memstrata.raw.importers.lines import JsonLine, read_json_lines
+from memstrata.raw.importers.turns import cap_text, first_json_object, title_line, tool_call
 
 FORMAT = "gemini"
 HARNESS = "gemini"
 
-MAX_TURN_CHARS = 20_000
-MAX_TOOL_INPUT_CHARS = 500
-MAX_TITLE_CHARS = 80
 
 _ROLES = {
     "user": "user",
@@ -66,7 +64,7 @@ def sniff(path: Path, head: bytes) -> bool:
     if suffix == ".json":
         return b'"sessionId"' in head and b'"messages"' in head
     if suffix == ".jsonl":
-        first = _first_object(head)
+        first = first_json_object(head)
         return first is not None and "sessionId" in first and "projectHash" in first
     return False
 
@@ -150,7 +148,7 @@ def _build_session(
         started=iso_or_empty(header.get("startTime")) or (times[0] if times else ""),
         ended=max([iso_or_empty(header.get("lastUpdated")), *times]),
         source_path=str(path),
-        title=_title(summary) if has_summary else _first_user(drafts),
+        title=title_line(summary) if has_summary else _first_user(drafts),
     )
     turns = tuple(
         Turn(
@@ -158,7 +156,7 @@ def _build_session(
             index=index,
             role=draft.role,
             time=draft.time,
-            text=_cap(draft.text),
+            text=cap_text(draft.text),
             tool_calls=json.dumps(list(draft.tool_calls), sort_keys=True, ensure_ascii=False),
         )
         for index, draft in enumerate(drafts)
@@ -185,7 +183,7 @@ def _message_drafts(message: dict[str, Any]) -> list[_Draft]:
     for call in message.get("toolCalls") or []:
         if not isinstance(call, dict):
             continue
-        calls.append(_call(call.get("name"), call.get("args")))
+        calls.append(tool_call(call.get("name"), call.get("args")))
         output = _tool_call_output(call)
         if output:
             results.append(_Draft("tool", iso_or_empty(call.get("timestamp")) or time, output))
@@ -218,7 +216,9 @@ def _parts(value: Any) -> _Parts:
         elif isinstance(part.get("text"), str):
             texts.append(part["text"])
         elif isinstance(part.get("functionCall"), dict):
-            calls.append(_call(part["functionCall"].get("name"), part["functionCall"].get("args")))
+            calls.append(
+                tool_call(part["functionCall"].get("name"), part["functionCall"].get("args"))
+            )
         elif isinstance(part.get("functionResponse"), dict):
             results.append(_response_text(part["functionResponse"].get("response")))
     return _Parts("".join(texts), tuple(calls), tuple(results))
@@ -248,39 +248,5 @@ def _response_text(response: Any) -> str:
     return "" if response is None else json.dumps(response, sort_keys=True, ensure_ascii=False)
 
 
-def _call(name: Any, arguments: Any) -> dict[str, str]:
-    if isinstance(arguments, str):
-        text = arguments
-    else:
-        text = json.dumps(arguments, sort_keys=True, ensure_ascii=False)
-    if len(text) > MAX_TOOL_INPUT_CHARS:
-        text = text[: MAX_TOOL_INPUT_CHARS - 1] + "…"
-    return {"name": str(name or ""), "input": text}
-
-
-def _cap(text: str) -> str:
-    if len(text) <= MAX_TURN_CHARS:
-        return text
-    return f"{text[:MAX_TURN_CHARS]}… [truncated {len(text) - MAX_TURN_CHARS} chars]"
-
-
 def _first_user(drafts: list[_Draft]) -> str:
-    return next((_title(draft.text) for draft in drafts if draft.role == "user"), "")
-
-
-def _title(text: str) -> str:
-    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return line if len(line) <= MAX_TITLE_CHARS else line[: MAX_TITLE_CHARS - 1] + "…"
-
-
-def _first_object(head: bytes) -> dict[str, Any] | None:
-    """The first non-blank line of ``head`` as a JSON object, or ``None``."""
-    for raw in head.splitlines():
-        if not raw.strip():
-            continue
-        try:
-            value = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return None
-        return value if isinstance(value, dict) else None
-    return None
+    return next((title_line(draft.text) for draft in drafts if draft.role == "user"), "")

@@ -28,13 +28,11 @@ from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
 from memstrata.raw.importers.lines import MAX_LINE_BYTES, read_json_lines
+from memstrata.raw.importers.turns import cap_text, title_line, tool_call
 
 FORMAT = "jsonl"
 HARNESS = "jsonl"
 
-MAX_TURN_CHARS = 20_000
-MAX_TOOL_INPUT_CHARS = 500
-MAX_TITLE_CHARS = 80
 
 _ROLES = {
     "user": "user",
@@ -108,7 +106,7 @@ def parse(path: Path, agent: str) -> ParsedFile:
                 index=len(draft.turns),
                 role=role,
                 time=iso_or_empty(_first_present(value, _TIME_KEYS)),
-                text=_cap(text),
+                text=cap_text(text),
                 tool_calls=json.dumps(calls, sort_keys=True, ensure_ascii=False),
             )
         )
@@ -118,7 +116,7 @@ def parse(path: Path, agent: str) -> ParsedFile:
 
 def _session(path: Path, agent: str, draft: _Draft) -> ParsedSession:
     times = [turn.time for turn in draft.turns if turn.time]
-    title = next((_title(turn.text) for turn in draft.turns if turn.role == "user"), "")
+    title = next((title_line(turn.text) for turn in draft.turns if turn.role == "user"), "")
     session = Session(
         id=draft.id,
         harness=HARNESS,
@@ -160,7 +158,7 @@ def _content(value: Any) -> tuple[str, list[dict[str, str]]]:
         elif block.get("type") in _TEXT_BLOCKS and isinstance(block.get("text"), str):
             texts.append(block["text"])
         elif block.get("type") == "tool_use":
-            calls.append(_call(block.get("name"), block.get("input")))
+            calls.append(tool_call(block.get("name"), block.get("input")))
     return "\n".join(texts).strip(), calls
 
 
@@ -169,18 +167,8 @@ def _openai_calls(value: Any) -> list[dict[str, str]]:
     for call in value if isinstance(value, list) else []:
         if isinstance(call, dict):
             function = call.get("function") if isinstance(call.get("function"), dict) else call
-            calls.append(_call(function.get("name"), function.get("arguments")))
+            calls.append(tool_call(function.get("name"), function.get("arguments")))
     return calls
-
-
-def _call(name: Any, arguments: Any) -> dict[str, str]:
-    if isinstance(arguments, str):
-        text = arguments
-    else:
-        text = json.dumps(arguments, sort_keys=True, ensure_ascii=False)
-    if len(text) > MAX_TOOL_INPUT_CHARS:
-        text = text[: MAX_TOOL_INPUT_CHARS - 1] + "…"
-    return {"name": str(name or ""), "input": text}
 
 
 def _first_present(value: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -196,17 +184,6 @@ def _file_key(path: Path) -> str:
                 digest.update(raw.rstrip(b"\r\n"))
                 break
     return digest.hexdigest()[:16]
-
-
-def _cap(text: str) -> str:
-    if len(text) <= MAX_TURN_CHARS:
-        return text
-    return f"{text[:MAX_TURN_CHARS]}… [truncated {len(text) - MAX_TURN_CHARS} chars]"
-
-
-def _title(text: str) -> str:
-    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return line if len(line) <= MAX_TITLE_CHARS else line[: MAX_TITLE_CHARS - 1] + "…"
 
 
 def _first_object(head: bytes) -> dict[str, Any] | None:

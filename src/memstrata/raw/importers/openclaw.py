@@ -27,13 +27,11 @@ from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
 from memstrata.raw.importers.lines import read_json_lines
+from memstrata.raw.importers.turns import cap_text, first_json_object, title_line, tool_call
 
 FORMAT = "openclaw"
 HARNESS = "openclaw"
 
-MAX_TURN_CHARS = 20_000
-MAX_TOOL_INPUT_CHARS = 500
-MAX_TITLE_CHARS = 80
 
 _SUMMARY_TYPES = ("compaction", "branch_summary")
 
@@ -52,7 +50,7 @@ def sniff(path: Path, head: bytes) -> bool:
     """Claim a ``.jsonl`` whose first line is a ``{"type": "session", "version": …}`` header."""
     if path.suffix.lower() != ".jsonl":
         return False
-    first = _first_object(head)
+    first = first_json_object(head)
     return first is not None and first.get("type") == "session" and "version" in first
 
 
@@ -96,7 +94,7 @@ def _session(
     header = header or {}
     session_id = f"openclaw:{header.get('id') or path.stem}"
     first_time = next((draft.time for draft in drafts if draft.time), "")
-    title = next((_title(draft.text) for draft in drafts if draft.role == "user"), "")
+    title = next((title_line(draft.text) for draft in drafts if draft.role == "user"), "")
     session = Session(
         id=session_id,
         harness=HARNESS,
@@ -112,7 +110,7 @@ def _session(
             index=index,
             role=draft.role,
             time=draft.time,
-            text=_cap(draft.text),
+            text=cap_text(draft.text),
             tool_calls=json.dumps(list(draft.tool_calls), sort_keys=True, ensure_ascii=False),
         )
         for index, draft in enumerate(drafts)
@@ -157,39 +155,5 @@ def _content(value: Any) -> _Content:
         elif block.get("type") == "text" and isinstance(block.get("text"), str):
             texts.append(block["text"])
         elif block.get("type") == "toolCall":
-            calls.append(_call(block.get("name"), block.get("arguments")))
+            calls.append(tool_call(block.get("name"), block.get("arguments")))
     return _Content("\n".join(texts).strip(), tuple(calls))
-
-
-def _call(name: Any, arguments: Any) -> dict[str, str]:
-    if isinstance(arguments, str):
-        text = arguments
-    else:
-        text = json.dumps(arguments, sort_keys=True, ensure_ascii=False)
-    if len(text) > MAX_TOOL_INPUT_CHARS:
-        text = text[: MAX_TOOL_INPUT_CHARS - 1] + "…"
-    return {"name": str(name or ""), "input": text}
-
-
-def _cap(text: str) -> str:
-    if len(text) <= MAX_TURN_CHARS:
-        return text
-    return f"{text[:MAX_TURN_CHARS]}… [truncated {len(text) - MAX_TURN_CHARS} chars]"
-
-
-def _title(text: str) -> str:
-    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return line if len(line) <= MAX_TITLE_CHARS else line[: MAX_TITLE_CHARS - 1] + "…"
-
-
-def _first_object(head: bytes) -> dict[str, Any] | None:
-    """The first non-blank line of ``head`` as a JSON object, or ``None``."""
-    for raw in head.splitlines():
-        if not raw.strip():
-            continue
-        try:
-            value = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return None
-        return value if isinstance(value, dict) else None
-    return None

@@ -1,0 +1,93 @@
+"""Retrieval metrics and their aggregation into per-category blocks.
+
+LoCoMo (paper protocol): evidence recall@k = |evidence ∩ top-k| / |evidence|; hit@k = 1 when any
+evidence is in the top k. LongMemEval (official script): recall_any@k (any gold in top k),
+recall_all@k (every gold in top k) and ndcg_any@k with binary relevance, where
+DCG = rel_1 + Σ_{i≥2} rel_i / log2(i) over the top k, divided by the ideal DCG.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+KS = (5, 10, 20)
+
+
+def recall_at(ranked: Sequence[str], gold: set[str], k: int) -> float:
+    """Share of ``gold`` found in the first ``k`` of ``ranked``."""
+    if not gold:
+        return 0.0
+    return len(gold.intersection(ranked[:k])) / len(gold)
+
+
+def hit_at(ranked: Sequence[str], gold: set[str], k: int) -> float:
+    return 1.0 if gold.intersection(ranked[:k]) else 0.0
+
+
+def recall_all_at(ranked: Sequence[str], gold: set[str], k: int) -> float:
+    return 1.0 if gold and gold.issubset(ranked[:k]) else 0.0
+
+
+def ndcg_any_at(ranked: Sequence[str], gold: set[str], k: int) -> float:
+    """Binary-relevance NDCG@k as the LongMemEval script computes it."""
+    actual = _dcg([1.0 if doc in gold else 0.0 for doc in ranked[:k]])
+    ideal = _dcg([1.0] * min(len(gold), k))
+    return actual / ideal if ideal else 0.0
+
+
+def _dcg(relevances: Sequence[float]) -> float:
+    if not relevances:
+        return 0.0
+    return relevances[0] + sum(rel / math.log2(i) for i, rel in enumerate(relevances[1:], 2))
+
+
+def locomo_scores(ranked: Sequence[str], gold: set[str]) -> dict[str, float]:
+    scores = {f"recall@{k}": recall_at(ranked, gold, k) for k in KS}
+    scores.update({f"hit@{k}": hit_at(ranked, gold, k) for k in KS})
+    return scores
+
+
+def longmemeval_scores(ranked: Sequence[str], gold: set[str], level: str) -> dict[str, float]:
+    scores: dict[str, float] = {}
+    for k in KS:
+        scores[f"{level}_recall_all@{k}"] = recall_all_at(ranked, gold, k)
+        scores[f"{level}_recall_any@{k}"] = hit_at(ranked, gold, k)
+        scores[f"{level}_ndcg_any@{k}"] = ndcg_any_at(ranked, gold, k)
+    return scores
+
+
+@dataclass(slots=True)
+class Tally:
+    """Per-question scores grouped by category; :meth:`blocks` averages them."""
+
+    rows: dict[str, list[Mapping[str, float]]] = field(default_factory=dict)
+
+    def add(self, categories: Iterable[str], scores: Mapping[str, float]) -> None:
+        for category in categories:
+            self.rows.setdefault(category, []).append(scores)
+
+    def blocks(self) -> dict[str, dict[str, float]]:
+        """``{category: {metric: mean, "n": count}}`` with categories in a stable order."""
+        result: dict[str, dict[str, float]] = {}
+        for category in sorted(self.rows, key=_category_order):
+            rows = self.rows[category]
+            block: dict[str, float] = {"n": float(len(rows))}
+            for metric in rows[0]:
+                block[metric] = round(sum(row[metric] for row in rows) / len(rows), 4)
+            result[category] = block
+        return result
+
+
+def _category_order(category: str) -> tuple[int, str]:
+    return (0 if category == "all" else 1, category)
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The ``share`` quantile (nearest rank) of ``values``; 0 when there are none."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))
+    return ordered[index]

@@ -1,0 +1,183 @@
+"""Ingest into raw/sessions.db: incremental, idempotent, bad lines reported, rest imported."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from memstrata import Memory
+from memstrata.demo import data_dir
+from memstrata.errors import InputError
+
+
+def _claude_lines(count: int, start: int = 0) -> list[str]:
+    lines = []
+    for n in range(start, start + count):
+        role = "user" if n % 2 == 0 else "assistant"
+        message = (
+            {"role": "user", "content": f"question number {n} about zeppelins"}
+            if role == "user"
+            else {
+                "id": f"msg_{n}",
+                "role": "assistant",
+                "type": "message",
+                "content": [{"type": "text", "text": f"answer number {n}"}],
+            }
+        )
+        lines.append(
+            json.dumps(
+                {
+                    "type": role,
+                    "uuid": f"u{n}",
+                    "parentUuid": f"u{n - 1}" if n else None,
+                    "sessionId": "s-1",
+                    "timestamp": f"2025-11-27T10:{n % 60:02d}:00Z",
+                    "message": message,
+                }
+            )
+        )
+    return lines
+
+
+def test_ingest_imports_the_demo_transcripts(memory: Memory):
+    report = memory.ingest([data_dir() / "transcripts"])
+    assert (report.files, report.sessions, report.problems) == (2, 2, [])
+    sessions = {session.id: session for session in memory.raw.sessions()}
+    assert set(sessions) == {
+        "claude-code:5f1c2a9e-3b7d-4c11-9a2e-7d0c1e2f3a4b",
+        "codex:019abc12-7f00-7c3a-9d10-5e6f7a8b9c0d",
+    }
+    assert sessions["claude-code:5f1c2a9e-3b7d-4c11-9a2e-7d0c1e2f3a4b"].agent == (
+        "claude-code:default:main"
+    )
+
+
+def test_reimporting_the_same_files_adds_nothing(memory: Memory):
+    memory.ingest([data_dir() / "transcripts"])
+    again = memory.ingest([data_dir() / "transcripts"])
+    assert (again.turns_added, again.turns_updated, again.skipped_unchanged) == (0, 0, 2)
+
+
+def test_a_longer_version_of_a_file_adds_only_the_new_turns(memory: Memory, tmp_path: Path):
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(_claude_lines(6)) + "\n")
+    first = memory.ingest([path], format_name="claude-code")
+    path.write_text("\n".join(_claude_lines(10)) + "\n")
+    second = memory.ingest([path], format_name="claude-code")
+    assert first.turns_added == 6
+    assert (second.turns_added, second.turns_updated) == (4, 0)
+    assert len(memory.raw.turns("claude-code:s-1")) == 10
+
+
+def test_a_response_still_being_written_is_updated_not_duplicated(memory: Memory, tmp_path: Path):
+    path = tmp_path / "session.jsonl"
+    head = _claude_lines(1)
+    part = {
+        "type": "assistant",
+        "uuid": "a1",
+        "parentUuid": "u0",
+        "sessionId": "s-1",
+        "timestamp": "2025-11-27T10:01:00Z",
+        "message": {
+            "id": "msg_x",
+            "role": "assistant",
+            "content": [{"type": "text", "text": "first half"}],
+        },
+    }
+    path.write_text("\n".join([*head, json.dumps(part)]) + "\n")
+    memory.ingest([path], format_name="claude-code")
+    part2 = {
+        **part,
+        "uuid": "a2",
+        "message": {**part["message"], "content": [{"type": "text", "text": "second half"}]},
+    }
+    with path.open("a") as handle:
+        handle.write(json.dumps(part2) + "\n")
+    report = memory.ingest([path], format_name="claude-code")
+    assert (report.turns_added, report.turns_updated) == (0, 1)
+    turns = memory.raw.turns("claude-code:s-1")
+    assert len(turns) == 2
+    assert "first half" in turns[1].text and "second half" in turns[1].text
+    assert memory.search("second half")[0].stratum == "raw"
+
+
+def test_a_bad_line_is_reported_by_number_and_the_rest_imports(memory: Memory, tmp_path: Path):
+    lines = _claude_lines(4)
+    lines.insert(2, "{not json")
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    report = memory.ingest([path], format_name="claude-code")
+    assert [(problem.line, Path(problem.path).name) for problem in report.problems] == [
+        (3, "session.jsonl")
+    ]
+    assert report.turns_added == 4
+
+
+def test_an_oversized_line_is_reported_without_being_read_whole(memory: Memory, tmp_path: Path):
+    path = tmp_path / "session.jsonl"
+    with path.open("w") as handle:
+        handle.write(_claude_lines(1)[0] + "\n")
+        handle.write(
+            '{"type": "user", "message": {"content": "' + "x" * (9 * 1024 * 1024) + '"}}\n'
+        )
+        handle.write(_claude_lines(2)[1] + "\n")
+    report = memory.ingest([path], format_name="claude-code")
+    assert [problem.line for problem in report.problems] == [2]
+    assert "longer than" in report.problems[0].message
+    assert report.turns_added == 2
+
+
+def test_a_folder_walk_skips_files_no_importer_claims(memory: Memory, tmp_path: Path):
+    folder = tmp_path / "projects"
+    shutil.copytree(data_dir() / "transcripts", folder)
+    (folder / "notes.md").write_text("just notes\n")
+    (folder / "config.json").write_text('{"a": 1}\n')
+    report = memory.ingest([folder])
+    assert report.files == 2
+    assert report.skipped_unknown == 2
+    assert report.problems == []
+
+
+def test_a_named_file_no_importer_claims_is_a_problem(memory: Memory, tmp_path: Path):
+    path = tmp_path / "notes.md"
+    path.write_text("just notes\n")
+    report = memory.ingest([path])
+    assert "not a transcript format" in report.problems[0].message
+
+
+def test_a_missing_path_is_a_clear_error(memory: Memory, tmp_path: Path):
+    with pytest.raises(InputError, match="no such file"):
+        memory.ingest([tmp_path / "missing.jsonl"])
+
+
+def test_chinese_turns_are_found_by_chinese_queries(memory: Memory, tmp_path: Path):
+    path = tmp_path / "chat.jsonl"
+    rows = [
+        {
+            "role": "user",
+            "content": "我们下周去上海出差，记得订酒店。",
+            "timestamp": "2025-11-27T10:00:00Z",
+        },
+        {
+            "role": "assistant",
+            "content": "好的，我会预订外滩附近的酒店。",
+            "timestamp": "2025-11-27T10:00:05Z",
+        },
+        {
+            "role": "user",
+            "content": "Also book a table for dinner.",
+            "timestamp": "2025-11-27T10:01:00Z",
+        },
+    ]
+    path.write_text("\n".join(json.dumps(row, ensure_ascii=False) for row in rows) + "\n")
+    memory.ingest([path], format_name="jsonl")
+    assert memory.search("上海")[0].text.startswith("我们下周去上海")
+    assert memory.search("酒店")[0].stratum == "raw"
+    assert memory.search("dinner table")[0].text == "Also book a table for dinner."
+
+
+def test_raw_turns_are_labelled_raw_and_cite_their_session_turn(memory: Memory):
+    memory.ingest([data_dir() / "transcripts"])
+    [hit] = [hit for hit in memory.search("p95 latency load test") if hit.stratum == "raw"][:1]
+    assert hit.source.startswith("codex:019abc12-7f00-7c3a-9d10-5e6f7a8b9c0d#")
