@@ -15,7 +15,7 @@ from pathlib import Path
 from memstrata.clock import Clock, system_now
 from memstrata.config import Config, load_config
 from memstrata.context.compile import Context, ContextItem, compile_context
-from memstrata.errors import InputError, ParseError
+from memstrata.errors import InputError, ParseError, WorkspaceReadOnly
 from memstrata.index.db import IndexDB
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
@@ -80,6 +80,8 @@ class Memory:
         self.topics = TopicStore(self.workspace, self.config.topics, self.lock, clock)
         self._index: IndexDB | None = None
         self._raw: RawStore | None = None
+        #: True once we found the workspace cannot be written: reads still work from the files.
+        self.read_only = False
 
     @classmethod
     def init(cls, path: str | Path, *, clock: Clock = system_now) -> Memory:
@@ -105,7 +107,11 @@ class Memory:
     def index(self) -> IndexDB:
         """The derived index, opened (and filled if it was made anew) on first use."""
         if self._index is None:
-            self._index = IndexDB.open(self.workspace.index_db)
+            try:
+                self._index = IndexDB.open(self.workspace.index_db)
+            except WorkspaceReadOnly:
+                self.read_only = True
+                self._index = IndexDB.open_in_memory()
             if self._index.recreated:
                 self.sync()
         return self._index
@@ -113,7 +119,11 @@ class Memory:
     @property
     def raw(self) -> RawStore:
         if self._raw is None:
-            self._raw = open_raw_store(self.workspace.raw_db)
+            try:
+                self._raw = open_raw_store(self.workspace.raw_db)
+            except WorkspaceReadOnly:
+                self.read_only = True
+                self._raw = open_raw_store(self.workspace.raw_db, readonly=True)
         return self._raw
 
     # -- index upkeep --------------------------------------------------------------------------
@@ -122,6 +132,11 @@ class Memory:
         """Bring the index in step with the files; record hand edits to topics in history."""
         report = SyncReport()
         index = self.index
+        if self.read_only:
+            # Nothing can be recorded: index what the files say, as they are.
+            self._sync_topics(index, report)
+            self._sync_journals(index, report)
+            return report
         with self.lock.held():
             self.topics.complete_pending()
             self._sync_topics(index, report)
@@ -140,7 +155,7 @@ class Memory:
             if known.get(key) == stamp:
                 continue
             try:
-                if self.topics.pick_up_edit(topic_id) is not None:
+                if not self.read_only and self.topics.pick_up_edit(topic_id) is not None:
                     report.edits_recorded += 1
                 index.put_topic(self.topics.get(topic_id), stamp)
                 report.topics_indexed += 1

@@ -13,20 +13,28 @@ BUSY_TIMEOUT_MS = 30_000
 
 
 def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
-    """Open ``path`` in autocommit mode (we issue ``BEGIN IMMEDIATE`` ourselves) with WAL."""
+    """Open ``path`` in autocommit mode (we issue ``BEGIN IMMEDIATE`` ourselves) with WAL.
+
+    ``readonly`` opens the file immutable: no -wal/-shm files are needed, so it works on a
+    read-only mount; the caller must not expect writes by others to show up.
+    """
     try:
         if readonly:
             connection = sqlite3.connect(
-                f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+                f"file:{path}?mode=ro&immutable=1",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
             )
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if str(path) != ":memory:":
+                path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if not readonly:
             connection.execute("PRAGMA journal_mode = WAL")
             connection.execute("PRAGMA synchronous = NORMAL")
-    except PermissionError as error:
+    except OSError as error:
         raise WorkspaceReadOnly(f"{path}: cannot open ({error.strerror})") from error
     except sqlite3.DatabaseError as error:
         message = str(error)

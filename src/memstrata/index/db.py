@@ -76,6 +76,13 @@ class IndexDB:
         self.recreated = recreated
 
     @classmethod
+    def open_in_memory(cls) -> IndexDB:
+        """A throw-away index for a workspace we cannot write (filled from the files)."""
+        db = connect(Path(":memory:"))
+        _create_schema(db)
+        return cls(db, Path(":memory:"), recreated=True)
+
+    @classmethod
     def open(cls, path: Path) -> IndexDB:
         """Open the index, recreating it when missing, damaged or of another schema version."""
         recreated = False
@@ -90,11 +97,7 @@ class IndexDB:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
             db = connect(path)
-            with immediate(db):
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+            _create_schema(db)
             recreated = True
         return cls(db, path, recreated)
 
@@ -255,6 +258,14 @@ class IndexDB:
                 for row in rows
             ]
         return result
+
+
+def _create_schema(db: sqlite3.Connection) -> None:
+    with immediate(db):
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
 
 
 def _schema_version(db: sqlite3.Connection) -> str | None:

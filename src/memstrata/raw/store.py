@@ -62,14 +62,17 @@ class UpsertCounts:
 class RawStore:
     """The raw tier. Writes run in ``BEGIN IMMEDIATE`` transactions; readers never block them."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, readonly: bool = False) -> None:
         self.path = path
-        self.db = connect(path)
+        self.readonly = readonly
+        self.db = connect(path, readonly=readonly)
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise InputError(
                 f"{path}: written by a newer memstrata (schema {version} > {SCHEMA_VERSION})"
             )
+        if readonly:
+            return
         with immediate(self.db):
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -229,9 +232,9 @@ class RawStore:
         return {"sessions": sessions, "turns": turns}
 
 
-def open_raw_store(path: Path) -> RawStore:
+def open_raw_store(path: Path, readonly: bool = False) -> RawStore:
     """Open (creating if needed) the raw store; a damaged file is a clear error, not a trace."""
     try:
-        return RawStore(path)
+        return RawStore(path, readonly)
     except sqlite3.DatabaseError as error:
         raise InputError(f"{path}: not a usable raw sessions database ({error})") from error

@@ -41,26 +41,40 @@ def write_json_atomic(path: Path, value: Any) -> None:
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one line durably; a torn last line from a crash is repaired by the reader."""
+    """Append one line durably. A torn last line (a writer killed mid-append) is cut off first.
+
+    Callers hold the workspace lock, so a last line without its newline can only be the
+    remains of a crashed append; the write-ahead intent that caused it re-appends it whole.
+    """
     payload = (line.rstrip("\n") + "\n").encode("utf-8")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except PermissionError as error:
         raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
     try:
-        # A previous writer killed mid-line leaves no newline: start on a fresh line.
-        if os.fstat(fd).st_size > 0 and _last_byte(path) != b"\n":
-            payload = b"\n" + payload
-        os.write(fd, payload)
+        size = os.fstat(fd).st_size
+        if size:
+            end = _end_of_last_full_line(fd, size)
+            if end != size:
+                os.ftruncate(fd, end)
+            size = end
+        os.pwrite(fd, payload, size)
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _last_byte(path: Path) -> bytes:
-    with path.open("rb") as handle:
-        handle.seek(-1, os.SEEK_END)
-        return handle.read(1)
+def _end_of_last_full_line(fd: int, size: int) -> int:
+    """Offset just after the last newline in the file (0 when there is none)."""
+    position = size
+    while position > 0:
+        start = max(0, position - 4096)
+        chunk = os.pread(fd, position - start, start)
+        newline = chunk.rfind(b"\n")
+        if newline >= 0:
+            return start + newline + 1
+        position = start
+    return 0
 
 
 def fsync_dir(folder: Path) -> None:

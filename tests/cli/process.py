@@ -1,0 +1,58 @@
+"""Running the memstrata command as a real process."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+#: Run a command with one folder made read-only, in a private mount namespace (root can write
+#: through permission bits, not through a read-only mount). Nothing leaks out of the namespace.
+READ_ONLY_MOUNT = [
+    "unshare",
+    "-m",
+    "--propagation",
+    "private",
+    "sh",
+    "-c",
+    'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"',
+    "sh",
+]
+
+
+def can_mount_read_only(folder: Path) -> bool:
+    """Whether this machine lets us make ``folder`` read-only in a private namespace."""
+    try:
+        probe = subprocess.run(
+            [*READ_ONLY_MOUNT, str(folder), "true"], capture_output=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+def run(
+    *args: str,
+    cwd: Path | None = None,
+    stdin: str | bytes | None = None,
+    env: dict[str, str] | None = None,
+    readonly: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``memstrata`` as a real process."""
+    full_env = {key: value for key, value in os.environ.items() if key != "MEMSTRATA_WORKSPACE"}
+    full_env.update(env or {})
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    command = [sys.executable, "-m", "memstrata", *args]
+    if readonly is not None:
+        command = [*READ_ONLY_MOUNT, str(readonly), *command]
+    completed = subprocess.run(
+        command,
+        cwd=cwd,
+        input=data,
+        capture_output=True,
+        env=full_env,
+        timeout=120,
+        check=False,
+    )
+    return subprocess.CompletedProcess(
+        completed.args, completed.returncode, completed.stdout.decode(), completed.stderr.decode()
+    )

@@ -1,0 +1,198 @@
+"""Every user mistake ends in one line naming the file (and line), a non-zero exit, no damage."""
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from .process import can_mount_read_only, run
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Hash of every canonical file (the derived index and lock are not stored knowledge)."""
+    return {
+        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and ".memstrata" not in path.parts
+    }
+
+
+def assert_one_line_error(result, *fragments: str) -> None:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    run("init", str(root))
+    run(
+        "--workspace",
+        str(root),
+        "topic",
+        "write",
+        "people/ann",
+        "--summary-file",
+        "-",
+        stdin="# Ann\nPrefers cortado.\n",
+    )
+    run("--workspace", str(root), "log", "first entry")
+    return root
+
+
+@pytest.mark.parametrize(
+    "slug",
+    ["../escape", "/etc/passwd", "．．／．．／etc", "people/..", "people/a/b", "people/_index"],
+)
+def test_an_unsafe_topic_id_is_refused(ws: Path, slug: str):
+    before = snapshot(ws)
+    result = run(
+        "--workspace", str(ws), "topic", "write", slug, "--summary-file", "-", stdin="pwned"
+    )
+    assert_one_line_error(result, "Error:")
+    assert snapshot(ws) == before
+
+
+def test_an_invalid_utf8_summary_file_names_file_and_line(ws: Path, tmp_path: Path):
+    bad = tmp_path / "summary.md"
+    bad.write_bytes(b"# Ann\nCaf\xe9 lover\n")
+    before = snapshot(ws)
+    result = run("--workspace", str(ws), "topic", "write", "people/ann", "--summary-file", str(bad))
+    assert_one_line_error(result, f"{bad}:2", "invalid UTF-8")
+    assert snapshot(ws) == before
+
+
+def test_an_over_cap_summary_says_where_the_rest_belongs(ws: Path):
+    before = snapshot(ws)
+    result = run(
+        "--workspace",
+        str(ws),
+        "topic",
+        "write",
+        "people/ann",
+        "--summary-file",
+        "-",
+        stdin="x" * 1500,
+    )
+    assert_one_line_error(result, "1000-char cap", "detail")
+    assert snapshot(ws) == before
+
+
+def test_a_journal_with_invalid_utf8_is_never_rewritten(ws: Path):
+    journal = next((ws / "memory").glob("*.md"))
+    journal.write_bytes(journal.read_bytes() + b"- caf\xe9\n")
+    before = snapshot(ws)
+    result = run("--workspace", str(ws), "log", "more")
+    assert result.returncode != 0
+    assert "invalid UTF-8" in result.stderr
+    assert journal.name in result.stderr
+    assert snapshot(ws) == before
+
+
+def test_malformed_meta_json_names_file_and_line(ws: Path):
+    meta = ws / "memory" / "topics" / "people" / "ann" / "meta.json"
+    meta.write_text('{\n  "state": "active",\n  broken\n}\n')
+    before = snapshot(ws)
+    result = run("--workspace", str(ws), "topic", "show", "people/ann")
+    assert_one_line_error(result, "meta.json:3", "invalid JSON")
+    assert snapshot(ws) == before
+
+
+def test_broken_journal_frontmatter_is_reported_with_its_line_on_rebuild(ws: Path):
+    (ws / "memory" / "2025-01-02.md").write_text("---\nnot a pair\n---\n- a note\n")
+    result = run("--workspace", str(ws), "rebuild")
+    assert result.returncode == 1
+    assert "memory/2025-01-02.md:2" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_malformed_jsonl_lines_are_reported_by_number_and_the_rest_imports(
+    ws: Path, tmp_path: Path
+):
+    path = tmp_path / "chat.jsonl"
+    path.write_bytes(
+        b'{"role": "user", "content": "hello zeppelin"}\n'
+        b"{broken\n"
+        b'{"role": "assistant", "content": "caf\xe9"}\n'
+        b'{"role": "assistant", "content": "goodbye zeppelin"}\n'
+    )
+    result = run("--workspace", str(ws), "ingest", str(path), "--format", "jsonl")
+    assert result.returncode == 1
+    assert f"{path}:2: invalid JSON" in result.stderr
+    assert f"{path}:3: invalid UTF-8" in result.stderr
+    assert "2 turns added" in result.stdout
+
+
+def test_a_50_mb_transcript_line_is_reported_and_skipped(ws: Path, tmp_path: Path):
+    path = tmp_path / "huge.jsonl"
+    with path.open("w") as handle:
+        handle.write('{"role": "user", "content": "before the flood"}\n')
+        handle.write('{"role": "user", "content": "' + "y" * (50 * 1024 * 1024) + '"}\n')
+        handle.write('{"role": "user", "content": "after the flood"}\n')
+    result = run("--workspace", str(ws), "ingest", str(path), "--format", "jsonl")
+    assert result.returncode == 1
+    assert f"{path}:2: line longer than" in result.stderr
+    assert "2 turns added" in result.stdout
+
+
+def test_a_missing_workspace_is_one_line(tmp_path: Path):
+    result = run("--workspace", str(tmp_path / "nowhere"), "status")
+    assert_one_line_error(result, "not a memstrata workspace", "memstrata init")
+    result = run("status", cwd=tmp_path)
+    assert_one_line_error(result, "no memstrata.toml")
+
+
+def test_a_bad_config_names_the_key(ws: Path):
+    (ws / "memstrata.toml").write_text("[budgets]\nrecal_bytes = 5\n")
+    result = run("--workspace", str(ws), "status")
+    assert_one_line_error(result, "memstrata.toml", "budgets.recal_bytes")
+
+
+def test_a_missing_input_file_is_one_line(ws: Path, tmp_path: Path):
+    result = run(
+        "--workspace",
+        str(ws),
+        "topic",
+        "write",
+        "people/x",
+        "--summary-file",
+        str(tmp_path / "nope.md"),
+    )
+    assert_one_line_error(result, "nope.md")
+    result = run("--workspace", str(ws), "ingest", str(tmp_path / "nope.jsonl"))
+    assert_one_line_error(result, "nope.jsonl", "no such file")
+
+
+def test_a_read_only_workspace_refuses_writes_in_one_line(ws: Path):
+    if os.geteuid() != 0 or not can_mount_read_only(ws):
+        pytest.skip("needs root and mount namespaces to make a read-only workspace")
+    before = snapshot(ws)
+    result = run(
+        "--workspace",
+        str(ws),
+        "topic",
+        "write",
+        "people/ann",
+        "--summary-file",
+        "-",
+        stdin="changed",
+        readonly=ws,
+    )
+    assert_one_line_error(result, "Error:", str(ws))
+    result = run("--workspace", str(ws), "log", "more", readonly=ws)
+    assert_one_line_error(result, "Error:", str(ws))
+    assert snapshot(ws) == before
+
+
+def test_a_read_only_workspace_can_still_be_searched(ws: Path):
+    if os.geteuid() != 0 or not can_mount_read_only(ws):
+        pytest.skip("needs root and mount namespaces to make a read-only workspace")
+    run("--workspace", str(ws), "search", "cortado")  # index built while writable
+    result = run("--workspace", str(ws), "search", "cortado", readonly=ws)
+    assert result.returncode == 0, result.stderr
+    assert "people/ann" in result.stdout

@@ -1,0 +1,160 @@
+"""The CLI through real subprocesses (and click's runner where that is enough)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from memstrata.cli import cli
+
+from .process import run
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    assert run("init", str(root)).returncode == 0
+    return root
+
+
+def test_init_then_status_reports_rules_sizes(ws: Path):
+    result = run("--workspace", str(ws), "status", "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert status["rules"]["resident_budget_bytes"] == 13000
+    assert status["rules"]["memory_cap_chars"] == 3000
+    assert [item["path"] for item in status["rules"]["files"]][:4] == [
+        "prompt/SOUL.md",
+        "prompt/IDENTITY.md",
+        "prompt/USER.md",
+        "MEMORY.md",
+    ]
+
+
+def test_status_warns_when_memory_md_is_over_its_cap(ws: Path):
+    (ws / "MEMORY.md").write_text("x" * 3001)
+    result = run("--workspace", str(ws), "status")
+    assert "MEMORY.md is 3001 chars, over its 3000-char cap" in result.stderr
+
+
+def test_the_workspace_is_found_from_a_subfolder(ws: Path):
+    result = run("status", cwd=ws / "memory" / "topics")
+    assert result.returncode == 0, result.stderr
+    assert str(ws) in result.stdout
+
+
+def test_the_workspace_is_found_from_the_environment(ws: Path, tmp_path: Path):
+    result = run("status", cwd=tmp_path, env={"MEMSTRATA_WORKSPACE": str(ws)})
+    assert result.returncode == 0, result.stderr
+
+
+def test_topic_write_from_stdin_show_list_history_archive(ws: Path):
+    base = ("--workspace", str(ws))
+    result = run(
+        *base,
+        "topic",
+        "write",
+        "people/ann",
+        "--summary-file",
+        "-",
+        stdin="# Ann\nPrefers cortado.\n",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("created people/ann")
+    detail = ws / "detail.md"
+    detail.write_text("Joined in 2019.\n")
+    run(
+        *base,
+        "topic",
+        "write",
+        "people/ann",
+        "--summary-file",
+        "-",
+        "--detail-file",
+        str(detail),
+        stdin="# Ann\nPrefers flat white.\n",
+    )
+    shown = json.loads(run(*base, "topic", "show", "people/ann", "--json").stdout)
+    assert shown["summary"] == "# Ann\nPrefers flat white.\n"
+    assert shown["detail"] == "Joined in 2019.\n"
+    assert "people/ann" in run(*base, "topic", "list").stdout
+    history = json.loads(run(*base, "topic", "history", "people/ann", "--json").stdout)
+    assert [(entry["actor"], entry["op"]) for entry in history] == [
+        ("user", "create"),
+        ("user", "update"),
+    ]
+    assert run(*base, "topic", "archive", "people/ann").returncode == 0
+    assert "people/ann" not in run(*base, "topic", "list").stdout
+    assert "archived" in run(*base, "topic", "list", "--all").stdout
+
+
+def test_log_search_and_context(ws: Path):
+    base = ("--workspace", str(ws))
+    assert run(*base, "log", "Deployed", "the", "billing", "canary").returncode == 0
+    assert run(*base, "log", "--kind", "W", "@Ann prefers cortado").returncode == 0
+    hits = json.loads(run(*base, "search", "cortado", "--json").stdout)
+    assert hits[0]["stratum"] == "journal"
+    assert hits[0]["extra"]["kind"] == "world"
+    compiled = json.loads(run(*base, "context", "--query", "cortado", "--json").stdout)
+    assert set(compiled["channels"]) == {"rules", "index", "recall"}
+    assert "cortado" in compiled["text"]
+
+
+def test_ingest_reports_and_rebuild_recreates(ws: Path):
+    from memstrata.demo import data_dir
+
+    base = ("--workspace", str(ws))
+    result = run(*base, "ingest", str(data_dir() / "transcripts"))
+    assert result.returncode == 0, result.stderr
+    assert "2 sessions" in result.stdout
+    assert run(*base, "rebuild").returncode == 0
+    hits = json.loads(run(*base, "search", "oat milk", "--json").stdout)
+    assert any(hit["stratum"] == "raw" for hit in hits)
+
+
+def test_every_read_command_prints_json(ws: Path):
+    base = ("--workspace", str(ws))
+    run(*base, "topic", "write", "people/ann", "--summary-file", "-", stdin="Ann.")
+    for args in (
+        ("status",),
+        ("search", "ann"),
+        ("context",),
+        ("topic", "list"),
+        ("topic", "show", "people/ann"),
+        ("topic", "history", "people/ann"),
+    ):
+        result = run(*base, *args, "--json")
+        assert result.returncode == 0, (args, result.stderr)
+        json.loads(result.stdout)
+
+
+def test_demo_runs_end_to_end():
+    result = run("demo")
+    assert result.returncode == 0, result.stderr
+    for part in (
+        "== ingest",
+        "== search",
+        "[raw    ]",
+        "[wiki   ]",
+        "[journal]",
+        "== context",
+        "<rules>",
+        "<index>",
+        "<recall>",
+        "== budgets",
+    ):
+        assert part in result.stdout
+
+
+def test_every_command_has_help_with_an_example():
+    runner = CliRunner()
+    commands = [(name, command) for name, command in cli.commands.items()]
+    for name, command in commands:
+        names = [name]
+        if hasattr(command, "commands"):
+            names += [f"{name} {sub}" for sub in command.commands]
+        for full in names:
+            result = runner.invoke(cli, [*full.split(), "--help"])
+            assert result.exit_code == 0, full
+            assert "Example:" in result.output, full

@@ -1,0 +1,76 @@
+"""Several processes writing at once, and writers killed mid-write: nothing lost, nothing torn."""
+
+import itertools
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from memstrata import Memory
+from memstrata.wiki.text import content_hash
+
+WRITER = """
+import sys
+from memstrata import Memory
+root, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with Memory(root) as memory:
+    for i in range(count):
+        topic = f"{name}/t{i % 50:02d}" if i % 2 == 0 else "world/shared"
+        memory.write_topic(topic, f"{name} wrote number {i}", actor=name, reason=f"write {i}")
+"""
+
+
+def _writers(root: Path, names: list[str], count: int) -> list[subprocess.Popen]:
+    return [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(root), name, str(count)], stderr=subprocess.PIPE
+        )
+        for name in names
+    ]
+
+
+def assert_history_explains_every_topic(memory: Memory) -> None:
+    for topic in memory.list_topics():
+        history = memory.topic_history(topic.id)
+        assert history, topic.id
+        assert history[0].before == ""
+        for earlier, later in itertools.pairwise(history):
+            assert later.before == earlier.after, topic.id
+        assert history[-1].after == content_hash(topic.summary, topic.detail, topic.meta.state)
+
+
+def test_four_processes_writing_at_once_lose_nothing(workspace: Path):
+    names = ["pa", "pb", "pc", "pd"]
+    processes = _writers(workspace, names, 100)
+    for process in processes:
+        _, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err.decode()
+    with Memory(workspace) as memory:
+        ids = {topic.id for topic in memory.list_topics()}
+        for name in names:
+            assert {f"{name}/t{i:02d}" for i in range(0, 50, 1) if i % 2 == 0} <= ids
+            # Each of a writer's own topics got both its writes (i and i + 50).
+            assert len(memory.topic_history(f"{name}/t00")) == 2
+        shared = memory.topic_history("world/shared")
+        assert len(shared) == 4 * 50
+        assert_history_explains_every_topic(memory)
+        memory.sync()
+        live = memory.index.dump()
+        memory.rebuild()
+        assert memory.index.dump() == live
+
+
+def test_writers_killed_mid_write_leave_no_topic_without_history(workspace: Path):
+    for round_number in range(8):
+        [process] = _writers(workspace, [f"k{round_number}"], 400)
+        time.sleep(0.35 + 0.07 * round_number)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        with Memory(workspace) as memory:
+            memory.sync()  # rolls forward whatever the killed writer left pending
+            assert not list(memory.workspace.pending_dir.glob("*.json"))
+            assert_history_explains_every_topic(memory)
+    with Memory(workspace) as memory:
+        assert len(memory.list_topics()) > 8
