@@ -32,7 +32,7 @@ STOP_WORDS = frozenset(
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself yourselves
     s t don did didn ever also
-    """.split()  # noqa: SIM905 - a word list reads better as prose
+    """.split()
 )
 
 

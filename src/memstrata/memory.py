@@ -16,10 +16,22 @@ from memstrata.clock import Clock, system_now
 from memstrata.config import Config, load_config
 from memstrata.context.compile import Context, ContextItem, compile_context
 from memstrata.errors import InputError, ParseError, WorkspaceReadOnly
+from memstrata.gate.admit import Candidate, Gate
+from memstrata.gate.rulings import Keep, rule_on
+from memstrata.gate.verdicts import Verdict
 from memstrata.index.db import IndexDB
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
-from memstrata.model import FACT_KINDS, FactKind, HistoryEntry, Problem, SearchHit, Topic
+from memstrata.model import (
+    FACT_KINDS,
+    FactKind,
+    HistoryEntry,
+    Problem,
+    Proposal,
+    SearchHit,
+    Topic,
+)
+from memstrata.proposals import ProposalStore
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.fusion import reciprocal_rank_fusion
@@ -82,6 +94,8 @@ class Memory:
         self._raw: RawStore | None = None
         #: True once we found the workspace cannot be written: reads still work from the files.
         self.read_only = False
+        self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
+        self._gate: Gate | None = None
 
     @classmethod
     def init(cls, path: str | Path, *, clock: Clock = system_now) -> Memory:
@@ -251,6 +265,74 @@ class Memory:
         """The topic index as injected each turn (≤ the index budget)."""
         entries = read_index_file(self.workspace.index_json)
         return render_index(entries, budget_bytes or self.config.budgets.index_bytes)
+
+    # -- the gate ------------------------------------------------------------------------------
+
+    @property
+    def gate(self) -> Gate:
+        """The write gate, wired to this workspace's stores and index."""
+        if self._gate is None:
+            self._gate = Gate(
+                self.topics,
+                self.proposal_store,
+                self._related_topics,
+                self.config,
+                self.clock,
+                on_write=self._reindex_topic,
+            )
+        return self._gate
+
+    def remember(
+        self,
+        text: str | bytes,
+        *,
+        topic: str | None = None,
+        kind: FactKind | None = None,
+        entities: Sequence[str] = (),
+        confidence: float | None = None,
+        source: str = "",
+        observed: str = "",
+        supersedes: str | None = None,
+        actor: str = "agent",
+        dry_run: bool = False,
+    ) -> Verdict:
+        """Send knowledge through the gate; the verdict says what happened and why."""
+        if kind is not None and kind not in FACT_KINDS:
+            raise InputError(f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)}")
+        candidate = Candidate(
+            text, topic, kind, tuple(entities), confidence, source, observed, actor, supersedes
+        )
+        self.sync()
+        with self.lock.held():
+            return self.gate.admit(candidate, dry_run=dry_run)
+
+    def proposals(self, status: str | None = None) -> list[Proposal]:
+        """Proposals waiting for (or given) a ruling, oldest id first."""
+        return self.proposal_store.list(status)
+
+    def proposal(self, proposal_id: str) -> Proposal:
+        return self.proposal_store.get(proposal_id)
+
+    def resolve_proposal(
+        self, proposal_id: str, accept: bool, keep: Keep = "both", actor: str = "user"
+    ) -> Proposal:
+        """Rule on a proposal: accept (``keep`` a, b or both for conflicts) or reject it."""
+        with self.lock.held():
+            return rule_on(self.gate, proposal_id, accept, keep, actor)
+
+    def _related_topics(self, text: str, entities: Sequence[str], limit: int) -> list[str]:
+        ids = [hit.source for hit in search_topics(self.index.db, text, limit)]
+        if entities:
+            keys = [name.casefold() for name in entities]
+            marks = ", ".join("?" * len(keys))
+            rows = self.index.db.execute(
+                f"SELECT DISTINCT m.ref FROM mentions m JOIN topics t ON t.id = m.ref"
+                f" WHERE m.ref_kind = 'topic' AND m.entity IN ({marks})"
+                f" AND t.state IN ('active', 'conflict') ORDER BY t.updated DESC LIMIT ?",
+                (*keys, limit),
+            )
+            ids += [row["ref"] for row in rows]
+        return list(dict.fromkeys(ids))
 
     # -- journal -------------------------------------------------------------------------------
 

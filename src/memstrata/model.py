@@ -30,6 +30,15 @@ class TopicMeta:
     owner_agent: str = ""
     links: tuple[str, ...] = ()
     lineage: tuple[str, ...] = ()
+    #: what kind of knowledge (world / experience / opinion / observation), when typed
+    kind: str = ""
+    entities: tuple[str, ...] = ()
+    confidence: float | None = None
+    #: when the knowledge was stated (orders supersession); ``created`` is when it was stored
+    observed: str = ""
+    superseded_by: str = ""
+    supersedes: tuple[str, ...] = ()
+    conflicts_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,3 +156,34 @@ class SearchHit:
     time: str = ""
     title: str = ""
     extra: dict[str, str] = field(default_factory=dict)
+
+
+ProposalKind = Literal["conflict", "quarantine"]
+ProposalStatus = Literal["open", "accepted", "rejected"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalSide:
+    """One side of a conflict: a topic and what it says."""
+
+    label: str
+    topic_id: str
+    text: str
+    observed: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """Something only a person may decide, written to ``memory/proposals/<id>.md``."""
+
+    id: str
+    kind: ProposalKind
+    status: ProposalStatus
+    created: str
+    reason: str
+    sides: tuple[ProposalSide, ...] = ()
+    text: str = ""
+    source: str = ""
+    ruling: str = ""
+    resolved: str = ""

@@ -22,7 +22,7 @@ from memstrata.journal.parse import ParsedJournal, find_entities
 from memstrata.model import Topic
 from memstrata.sqlite import connect, immediate
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,7 +37,11 @@ CREATE TABLE topics (
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
     owner_agent TEXT NOT NULL,
-    access_count INTEGER NOT NULL
+    access_count INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    confidence REAL,
+    observed TEXT NOT NULL,
+    superseded_by TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE topics_fts USING fts5(title, summary, detail, tokenize='{TOKENIZE}');
 CREATE TABLE journal (
@@ -122,7 +126,8 @@ class IndexDB:
             self._delete_topic(topic.id)
             cursor = self.db.execute(
                 "INSERT INTO topics (id, namespace, title, summary, detail, state, created,"
-                " updated, owner_agent, access_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " updated, owner_agent, access_count, kind, confidence, observed, superseded_by)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     topic.id,
                     topic.namespace,
@@ -134,6 +139,10 @@ class IndexDB:
                     topic.meta.updated,
                     topic.meta.owner_agent,
                     topic.meta.access_count,
+                    topic.meta.kind,
+                    topic.meta.confidence,
+                    topic.meta.observed or topic.meta.created,
+                    topic.meta.superseded_by,
                 ),
             )
             self.db.execute(
@@ -145,7 +154,7 @@ class IndexDB:
                     segment(topic.detail),
                 ),
             )
-            names = list(find_entities(f"{topic.summary}\n{topic.detail}"))
+            names = [*topic.meta.entities, *find_entities(f"{topic.summary}\n{topic.detail}")]
             if topic.namespace == "entities":
                 names.insert(0, topic.title)
             self._put_mentions(names, "topic", topic.id)
@@ -216,7 +225,7 @@ class IndexDB:
     # -- shared --------------------------------------------------------------------------------
 
     def _put_mentions(self, names: list[str] | tuple[str, ...], ref_kind: str, ref: str) -> None:
-        for name in names:
+        for name in dict.fromkeys(names):
             key = name.casefold()
             self.db.execute("INSERT OR IGNORE INTO entities VALUES (?, ?)", (key, name))
             self.db.execute("INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (key, ref_kind, ref))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from memstrata.workspace.names import parse_topic_id
 from memstrata.workspace.textfile import decode_text
 
 SUMMARY, DETAIL, META, HISTORY = "summary.md", "detail.md", "meta.json", "history.jsonl"
+_META_KEYS = frozenset(field.name for field in fields(TopicMeta))
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +227,9 @@ class TopicStore:
         elif (folder / DETAIL).exists():
             write_atomic(folder / DETAIL, "")
         meta_path = folder / META
-        merged = {**_read_meta_lenient(meta_path), **intent["meta"]}
+        # Keys a person added survive; our own keys come only from the intent.
+        kept = {k: v for k, v in _read_meta_lenient(meta_path).items() if k not in _META_KEYS}
+        merged = {**kept, **intent["meta"]}
         write_json_atomic(meta_path, merged)
         entry = HistoryEntry(**intent["entry"])
         history = self.history(topic_id)
@@ -330,15 +333,34 @@ def meta_from_dict(raw: dict[str, Any], path: Path | str = "meta.json") -> Topic
             refs=int(raw.get("refs", 0)),
             access_count=int(raw.get("access_count", 0)),
             owner_agent=str(raw.get("owner_agent", "")),
-            links=tuple(str(link) for link in raw.get("links", ())),
-            lineage=tuple(str(item) for item in raw.get("lineage", ())),
+            links=_strings(raw.get("links", ())),
+            lineage=_strings(raw.get("lineage", ())),
+            kind=str(raw.get("kind", "")),
+            entities=_strings(raw.get("entities", ())),
+            confidence=None if raw.get("confidence") is None else float(raw["confidence"]),
+            observed=str(raw.get("observed", "")),
+            superseded_by=str(raw.get("superseded_by", "")),
+            supersedes=_strings(raw.get("supersedes", ())),
+            conflicts_with=_strings(raw.get("conflicts_with", ())),
         )
     except (TypeError, ValueError) as error:
         raise ParseError(path, None, f"bad field value: {error}") from error
 
 
+def _strings(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise TypeError(f"expected a list of strings, got {value!r}")
+    return tuple(str(item) for item in value)
+
+
 def meta_to_dict(meta: TopicMeta) -> dict[str, Any]:
+    """``meta.json`` content: tuples as lists; optional fields only when set (files stay small)."""
     value = asdict(meta)
-    value["links"] = list(meta.links)
-    value["lineage"] = list(meta.lineage)
+    for key, item in list(value.items()):
+        if isinstance(item, tuple):
+            value[key] = list(item)
+    for key in ("kind", "entities", "confidence", "observed", "superseded_by", "supersedes",
+                "conflicts_with"):
+        if value[key] in ("", None, []):
+            del value[key]
     return value

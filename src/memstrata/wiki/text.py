@@ -6,6 +6,7 @@ import hashlib
 import re
 
 GIST_MAX_CHARS = 120
+TITLE_MAX_CHARS = 60
 
 
 def content_hash(summary: str, detail: str, state: str) -> str:
@@ -15,13 +16,13 @@ def content_hash(summary: str, detail: str, state: str) -> str:
 
 
 def title_of(summary: str, slug: str) -> str:
-    """The first ``# heading`` of the summary, else the slug in words."""
+    """The first ``# heading`` of the summary, else its first line (clipped), else the slug."""
     for line in summary.splitlines():
         match = re.match(r"^#{1,6}\s+(.+?)\s*#*\s*$", line)
         if match:
             return match.group(1).strip()
         if line.strip():
-            break
+            return clip(line.strip(), TITLE_MAX_CHARS)
     words = re.sub(r"[-_.]+", " ", slug).strip()
     return words[:1].upper() + words[1:] if words else slug
 

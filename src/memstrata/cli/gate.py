@@ -1,0 +1,151 @@
+"""``memstrata remember`` and ``memstrata proposals``: the gate and the rulings it asks for."""
+
+from __future__ import annotations
+
+import click
+
+from memstrata.cli.opener import open_memory
+from memstrata.cli.output import echo_json, one_line
+from memstrata.gate.verdicts import verdict_name
+from memstrata.model import FACT_KINDS
+
+
+@click.command()
+@click.argument("text", nargs=-1, required=True)
+@click.option("--topic", default=None, help="Topic id namespace/slug to store it in.")
+@click.option("--kind", type=click.Choice(FACT_KINDS), default=None, help="What kind of knowledge.")
+@click.option("--entity", "entities", multiple=True, help="An entity it is about (repeatable).")
+@click.option("--confidence", type=click.FloatRange(0, 1), default=None, help="For opinions.")
+@click.option("--supersedes", default=None, help="Topic id this replaces.")
+@click.option("--source", default="", help="Where it came from (file#line, session turn, URL).")
+@click.option("--dry-run", is_flag=True, help="Show the verdict without writing anything.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@click.pass_context
+def remember(
+    ctx: click.Context,
+    text: tuple[str, ...],
+    topic: str | None,
+    kind: str | None,
+    entities: tuple[str, ...],
+    confidence: float | None,
+    supersedes: str | None,
+    source: str,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Store knowledge through the gate: dedup, supersession, conflicts, secrets, injections.
+
+    Prints the verdict: admitted, merged, superseded, conflicted, quarantined or rejected.
+
+    Example: memstrata remember --kind world --entity Ann "Ann prefers cortado"
+    """
+    verdict = open_memory(ctx).remember(
+        " ".join(text),
+        topic=topic,
+        kind=kind,
+        entities=entities,  # type: ignore[arg-type]
+        confidence=confidence,
+        supersedes=supersedes,
+        source=source,
+        actor="user",
+        dry_run=dry_run,
+    )
+    name = verdict_name(verdict)
+    if as_json:
+        echo_json({"verdict": name, **_fields(verdict)})
+    else:
+        preview = " (dry run: nothing written)" if dry_run else ""
+        where = getattr(verdict, "topic_id", "") or getattr(verdict, "proposal_id", "")
+        click.echo(f"{name} {where}{preview}".replace("  ", " ").rstrip())
+        click.echo(f"  {verdict.reason}")
+        redactions = getattr(verdict, "redactions", ())
+        if redactions:
+            click.echo(f"  redacted: {', '.join(redactions)}")
+    if name == "rejected":
+        ctx.exit(1)
+
+
+def _fields(verdict: object) -> dict[str, object]:
+    from memstrata.cli.output import to_jsonable
+
+    return to_jsonable(verdict)  # type: ignore[no-any-return]
+
+
+@click.group()
+def proposals() -> None:
+    """Proposals: conflicts and quarantined text waiting for a person's ruling.
+
+    Example: memstrata proposals list
+    """
+
+
+@proposals.command("list")
+@click.option("--all", "show_all", is_flag=True, help="Include resolved proposals.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_proposals(ctx: click.Context, show_all: bool, as_json: bool) -> None:
+    """List open proposals (with --all, resolved ones too).
+
+    Example: memstrata proposals list --all
+    """
+    found = open_memory(ctx).proposals(None if show_all else "open")
+    if as_json:
+        echo_json(found)
+        return
+    if not found:
+        click.echo("no open proposals")
+    for item in found:
+        about = " vs ".join(side.topic_id for side in item.sides) or one_line(item.text, 60)
+        click.echo(f"{item.id}  {item.kind:<10} {item.status:<8} {about}")
+
+
+@proposals.command()
+@click.argument("proposal_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def show(ctx: click.Context, proposal_id: str, as_json: bool) -> None:
+    """Show a proposal: both sides and what each ruling does.
+
+    Example: memstrata proposals show p-0123456789
+    """
+    memory = open_memory(ctx)
+    item = memory.proposal(proposal_id)
+    if as_json:
+        echo_json(item)
+        return
+    text = memory.proposal_store.path(proposal_id).read_text("utf-8")
+    click.echo(text.split("<!-- memstrata data")[0].rstrip())
+
+
+@proposals.command()
+@click.argument("proposal_id")
+@click.option(
+    "--keep",
+    type=click.Choice(["a", "b", "both"]),
+    default="both",
+    show_default=True,
+    help="For a conflict: which side stands.",
+)
+@click.pass_context
+def accept(ctx: click.Context, proposal_id: str, keep: str) -> None:
+    """Accept a proposal (for a conflict, say which side to keep).
+
+    Example: memstrata proposals accept p-0123456789 --keep b
+    """
+    resolved = open_memory(ctx).resolve_proposal(proposal_id, True, keep)  # type: ignore[arg-type]
+    click.echo(f"{resolved.id} accepted: {resolved.ruling}")
+
+
+@proposals.command()
+@click.argument("proposal_id")
+@click.pass_context
+def reject(ctx: click.Context, proposal_id: str) -> None:
+    """Reject a proposal (a conflict: both sides stay; quarantined text stays out).
+
+    Example: memstrata proposals reject p-0123456789
+    """
+    resolved = open_memory(ctx).resolve_proposal(proposal_id, False)
+    click.echo(f"{resolved.id} rejected: {resolved.ruling}")
+
+
+COMMANDS = (remember, proposals)

@@ -1,0 +1,1 @@
+"""The write gate: one function every write path passes."""

@@ -1,0 +1,485 @@
+"""``Gate.admit``: the one function every write of knowledge passes.
+
+In order: validate (empty, binary, over cap → Rejected), redact secrets, quarantine text that
+tries to instruct the model (→ a proposal, never recall, never the rules files), then compare
+with what is stored — the target topic and the most related live topics — and act on the
+strongest relation found:
+
+    duplicate       → Merged into that topic (union of details; counts and confidence: the max)
+    update          → Superseded when the candidate is clearly newer (or ``supersedes`` says so),
+                      else Conflicted
+    contradiction   → Conflicted: both kept, both marked, a proposal asks a person to rule
+    nothing related → Admitted as a new topic (or appended to the named one)
+
+A topic holding one statement is superseded as a whole (a new topic, links both ways). A page
+holding several statements (``people/ann``) has just the changed sentence replaced, and its
+history keeps the old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from memstrata.clock import Clock, to_iso
+from memstrata.config import Config
+from memstrata.errors import InvalidTopicId, TopicNotFound
+from memstrata.gate.relation import Relation, relate
+from memstrata.gate.verdicts import (
+    Admitted,
+    Conflicted,
+    Merged,
+    Quarantined,
+    Rejected,
+    Superseded,
+    Verdict,
+)
+from memstrata.journal.parse import find_entities
+from memstrata.model import FactKind, Proposal, ProposalSide, Topic
+from memstrata.proposals import ProposalStore, proposal_id
+from memstrata.wiki.store import TopicStore
+from memstrata.workspace.names import parse_topic_id, slugify
+
+NAMESPACE_OF_KIND: dict[str | None, str] = {
+    "world": "world",
+    "experience": "experiences",
+    "opinion": "opinions",
+    "observation": "observations",
+    None: "notes",
+}
+RELATED_TOPICS = 8
+_PRIORITY = {"duplicate": 3, "contradiction": 2, "update": 1, "unrelated": 0}
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
+
+#: cosine of one text against several: ``similarity(text, others) -> [cos, …]``
+Similarity = Callable[[str, Sequence[str]], Sequence[float]]
+#: live topic ids related to a text and its entities, best first
+FindRelated = Callable[[str, Sequence[str], int], Sequence[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """Knowledge someone wants stored."""
+
+    text: str | bytes
+    topic: str | None = None
+    kind: FactKind | None = None
+    entities: tuple[str, ...] = ()
+    confidence: float | None = None
+    source: str = ""
+    #: when it was stated (ISO); defaults to now. Orders supersession.
+    observed: str = ""
+    actor: str = "agent"
+    supersedes: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    topic: Topic
+    statement: str
+    relation: Relation
+    whole: bool  # the topic holds this one statement only
+
+
+class Gate:
+    """Admits candidates into the wiki. The caller holds the workspace lock around ``admit``."""
+
+    def __init__(
+        self,
+        topics: TopicStore,
+        proposals: ProposalStore,
+        find_related: FindRelated,
+        config: Config,
+        clock: Clock,
+        similarity: Similarity | None = None,
+        threshold: float | None = None,
+        on_write: Callable[[str], None] = lambda _topic_id: None,
+    ) -> None:
+        self.topics = topics
+        self.proposals = proposals
+        self.find_related = find_related
+        self.config = config
+        self.clock = clock
+        self.similarity = similarity
+        self.threshold = threshold
+        self.on_write = on_write
+
+    # -- the decision --------------------------------------------------------------------------
+
+    def admit(self, candidate: Candidate, dry_run: bool = False, trusted: bool = False) -> Verdict:
+        """Decide what ``candidate`` is and, unless ``dry_run``, write the outcome.
+
+        ``trusted`` skips the injection check: only for text a person released from quarantine.
+        """
+        from memstrata.gate.injection import detect_injection  # TODO(gate): top-level import
+        from memstrata.gate.secrets import redact_secrets
+
+        text = _validate(candidate.text, self.config.topics.summary_max_chars)
+        if isinstance(text, Rejected):
+            return replace(text, dry_run=dry_run)
+        redaction = redact_secrets(text)
+        text = redaction.text
+        redacted = tuple(finding.kind for finding in redaction.findings)
+        now = to_iso(self.clock())
+        injection = detect_injection(text)
+        if injection.is_injection and not trusted:
+            return self._quarantine(candidate, text, "; ".join(injection.reasons), now, dry_run)
+        if len(text) > self.config.topics.summary_max_chars:
+            return Rejected(_over_cap(len(text), self.config.topics.summary_max_chars), dry_run)
+        try:
+            target = parse_topic_id(candidate.topic) if candidate.topic else None
+            supersedes = parse_topic_id(candidate.supersedes) if candidate.supersedes else None
+        except InvalidTopicId as error:
+            return Rejected(str(error), dry_run)
+        entities = tuple(dict.fromkeys((*candidate.entities, *find_entities(text))))
+        observed = candidate.observed or now
+        fact = replace(candidate, text=text, entities=entities, observed=observed)
+        if supersedes is not None:
+            if not self.topics.exists(supersedes):
+                return Rejected(f"--supersedes {supersedes}: no such topic", dry_run)
+            old = self.topics.get(supersedes)
+            return self._supersede(fact, target, old, "explicitly superseded", redacted, dry_run)
+        match = self._strongest_match(text, entities, target)
+        if match is None or match.relation.kind == "unrelated":
+            return self._admit_new(fact, target, redacted, dry_run)
+        relation = match.relation
+        if relation.kind == "duplicate":
+            return self._merge(fact, match, redacted, dry_run)
+        if relation.kind == "update" and observed > (
+            match.topic.meta.observed or match.topic.meta.created
+        ):
+            if not match.whole:
+                return self._replace_sentence(fact, match, redacted, dry_run)
+            return self._supersede(fact, target, match.topic, relation.reason, redacted, dry_run)
+        why = (
+            relation.reason
+            if relation.kind == "contradiction"
+            else (f"{relation.reason}, and it is not newer than what is stored")
+        )
+        return self._conflict(fact, target, match, why, redacted, now, dry_run)
+
+    def _strongest_match(
+        self, text: str, entities: Sequence[str], target: str | None
+    ) -> _Match | None:
+        ids = list(self.find_related(text, entities, RELATED_TOPICS))
+        if target is not None and self.topics.exists(target):
+            ids.insert(0, target)
+        best: _Match | None = None
+        seen: set[str] = set()
+        for topic_id in ids:
+            if topic_id in seen:
+                continue
+            seen.add(topic_id)
+            try:
+                topic = self.topics.get(topic_id)
+            except TopicNotFound:
+                continue
+            if topic.meta.state not in ("active", "conflict"):
+                continue
+            statements = statements_of(topic.summary)
+            cosines = self._cosines(text, statements)
+            for statement, cosine in zip(statements, cosines, strict=True):
+                relation = relate(text, statement, cosine, self.threshold)
+                found = _Match(topic, statement, relation, whole=len(statements) == 1)
+                if best is None or _rank(found) > _rank(best):
+                    best = found
+        return best
+
+    def _cosines(self, text: str, statements: list[str]) -> list[float | None]:
+        if self.similarity is None or not statements:
+            return [None] * len(statements)
+        return [float(value) for value in self.similarity(text, statements)]
+
+    # -- the outcomes --------------------------------------------------------------------------
+
+    def _admit_new(
+        self, fact: Candidate, target: str | None, redacted: tuple[str, ...], dry_run: bool
+    ) -> Verdict:
+        text = str(fact.text)
+        if target is not None and self.topics.exists(target):
+            current = self.topics.get(target)
+            summary = current.summary.rstrip("\n") + "\n" + text + "\n"
+            if len(summary) > self.config.topics.summary_max_chars:
+                return Rejected(
+                    f"{target}: adding this would take its summary over "
+                    f"{self.config.topics.summary_max_chars} chars; write the detail page with "
+                    "'memstrata topic write' or name another topic",
+                    dry_run,
+                )
+            if not dry_run:
+                self._write(target, summary, fact, reason="new statement added", op="update")
+            return Admitted(target, "added to the topic", False, redacted, dry_run)
+        topic_id = target or auto_topic_id(text, fact.kind)
+        if not dry_run:
+            self._write(topic_id, text + "\n", fact, reason="admitted", op="create")
+        return Admitted(topic_id, "new knowledge", True, redacted, dry_run)
+
+    def _merge(
+        self, fact: Candidate, match: _Match, redacted: tuple[str, ...], dry_run: bool
+    ) -> Verdict:
+        topic = match.topic
+        reason = f"duplicate of {topic.id}: {match.relation.reason}"
+        if dry_run:
+            return Merged(topic.id, reason, redacted, True)
+        summary = topic.summary
+        new_words = match.relation.overlap < 1.0 and len(str(fact.text)) > len(match.statement)
+        if new_words:
+            # The candidate says all the stored statement says, and more: keep the fuller one.
+            summary = summary.replace(match.statement, str(fact.text), 1)
+        meta = topic.meta
+        changes = {
+            "refs": meta.refs + 1,
+            "confidence": _max_confidence(meta.confidence, fact.confidence),
+            "entities": tuple(dict.fromkeys((*meta.entities, *fact.entities))),
+            "lineage": _lineage(meta.lineage, fact.source),
+        }
+        self.topics.write(
+            topic.id,
+            summary,
+            None,
+            actor=fact.actor,
+            reason=reason,
+            op="merge",
+            meta_changes=changes,
+        )
+        self.on_write(topic.id)
+        return Merged(topic.id, reason, redacted)
+
+    def _supersede(
+        self,
+        fact: Candidate,
+        target: str | None,
+        old: Topic,
+        why: str,
+        redacted: tuple[str, ...],
+        dry_run: bool,
+    ) -> Verdict:
+        text = str(fact.text)
+        new_id = target if target and target != old.id else auto_topic_id(text, fact.kind)
+        reason = f"supersedes {old.id}: {why}"
+        if dry_run:
+            return Superseded(new_id, old.id, reason, redacted, True)
+        self._write(
+            new_id,
+            text + "\n",
+            fact,
+            reason=reason,
+            op="create",
+            extra={
+                "supersedes": (*old.meta.supersedes, old.id),
+                "links": _add(old.meta.links, old.id),
+            },
+        )
+        self.topics.write(
+            old.id,
+            old.summary,
+            None,
+            actor=fact.actor,
+            state="superseded",
+            op="supersede",
+            reason=f"superseded by {new_id}: {why}",
+            meta_changes={"superseded_by": new_id, "links": _add(old.meta.links, new_id)},
+        )
+        self.on_write(old.id)
+        return Superseded(new_id, old.id, reason, redacted)
+
+    def _replace_sentence(
+        self, fact: Candidate, match: _Match, redacted: tuple[str, ...], dry_run: bool
+    ) -> Verdict:
+        topic = match.topic
+        reason = f"replaced {match.statement!r}: {match.relation.reason}"
+        if not dry_run:
+            summary = topic.summary.replace(match.statement, str(fact.text), 1)
+            self.topics.write(
+                topic.id,
+                summary,
+                None,
+                actor=fact.actor,
+                op="supersede",
+                reason=reason,
+                meta_changes={"lineage": _lineage(topic.meta.lineage, fact.source)},
+            )
+            self.on_write(topic.id)
+        return Superseded(topic.id, topic.id, reason, redacted, dry_run)
+
+    def _conflict(
+        self,
+        fact: Candidate,
+        target: str | None,
+        match: _Match,
+        why: str,
+        redacted: tuple[str, ...],
+        now: str,
+        dry_run: bool,
+    ) -> Verdict:
+        text = str(fact.text)
+        other = match.topic
+        new_id = target if target and target != other.id else auto_topic_id(text, fact.kind)
+        pid = proposal_id("conflict", new_id, other.id)
+        reason = f"conflicts with {other.id}: {why}"
+        if dry_run:
+            return Conflicted(new_id, other.id, pid, reason, redacted, True)
+        self._write(
+            new_id,
+            text + "\n",
+            fact,
+            reason=reason,
+            op="create",
+            state="conflict",
+            extra={"conflicts_with": (other.id,), "links": (other.id,)},
+        )
+        self.topics.write(
+            other.id,
+            other.summary,
+            None,
+            actor=fact.actor,
+            state="conflict",
+            op="conflict",
+            reason=f"conflicts with {new_id}: {why}",
+            meta_changes={
+                "conflicts_with": _add(other.meta.conflicts_with, new_id),
+                "links": _add(other.meta.links, new_id),
+            },
+        )
+        self.on_write(other.id)
+        self.proposals.put(
+            Proposal(
+                id=pid,
+                kind="conflict",
+                status="open",
+                created=now,
+                reason=f"These two say things that cannot both be true ({why}). Which stands?",
+                sides=(
+                    ProposalSide(
+                        "a",
+                        other.id,
+                        match.statement,
+                        other.meta.observed or other.meta.created,
+                        ", ".join(other.meta.lineage),
+                    ),
+                    ProposalSide("b", new_id, text, fact.observed, fact.source),
+                ),
+            )
+        )
+        return Conflicted(new_id, other.id, pid, reason, redacted)
+
+    def _quarantine(self, fact: Candidate, text: str, why: str, now: str, dry_run: bool) -> Verdict:
+        pid = proposal_id("quarantine", text)
+        reason = f"looks like an instruction to the model ({why})"
+        if not dry_run and not self.proposals.exists(pid):
+            self.proposals.put(
+                Proposal(
+                    id=pid,
+                    kind="quarantine",
+                    status="open",
+                    created=now,
+                    reason=f"Held back from memory: it {reason}. It is not recalled and can never "
+                    "reach the rules files.",
+                    text=text,
+                    source=fact.source,
+                )
+            )
+        return Quarantined(pid, reason, dry_run)
+
+    def _write(
+        self,
+        topic_id: str,
+        summary: str,
+        fact: Candidate,
+        *,
+        reason: str,
+        op: str,
+        state: str | None = None,
+        extra: dict[str, object] | None = None,
+    ) -> None:
+        changes: dict[str, object] = {
+            "kind": fact.kind or "",
+            "entities": tuple(fact.entities),
+            "confidence": fact.confidence,
+            "observed": fact.observed,
+            "lineage": _lineage((), fact.source),
+            **(extra or {}),
+        }
+        if self.topics.exists(topic_id):
+            current = self.topics.get(topic_id).meta
+            changes["lineage"] = _lineage(current.lineage, fact.source)
+        self.topics.write(
+            topic_id,
+            summary,
+            None,
+            actor=fact.actor,
+            reason=reason,
+            op=op,
+            state=state,
+            meta_changes=changes,
+        )  # type: ignore[arg-type]
+        self.on_write(topic_id)
+
+
+def statements_of(summary: str) -> list[str]:
+    """The statements of a summary: its body lines split into sentences (headings dropped)."""
+    found: list[str] = []
+    for line in summary.splitlines():
+        text = line.strip()
+        if not text or text.startswith(("#", "<!--")):
+            continue
+        text = re.sub(r"^([-*+]|\d+[.)])\s+", "", text)
+        found.extend(part.strip() for part in _SENTENCE.split(text) if part.strip())
+    return found
+
+
+def auto_topic_id(text: str, kind: str | None) -> str:
+    """``<namespace by kind>/<first words>-<hash>``: the same text always gets the same id."""
+    normal = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    digest = hashlib.sha256(normal.encode()).hexdigest()[:6]
+    words = " ".join(re.findall(r"[^\W_]+", text)[:6])
+    stem = slugify(words, fallback="note")[:40].strip("-_.")
+    return f"{NAMESPACE_OF_KIND.get(kind, 'notes')}/{stem or 'note'}-{digest}"
+
+
+def _validate(raw: str | bytes, cap: int) -> str | Rejected:
+    if isinstance(raw, bytes):
+        if b"\x00" in raw:
+            return Rejected("binary data (NUL bytes) is not knowledge")
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return Rejected(f"invalid UTF-8 at byte {error.start}")
+    text = raw.strip()
+    if not text:
+        return Rejected("empty: nothing to remember")
+    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\t\r")
+    if controls:
+        return Rejected(f"binary or control characters ({controls}) are not knowledge")
+    # Caps are checked after redaction (a placeholder may be shorter than a secret), but an
+    # input far over the cap is refused before any work is spent on it.
+    if len(text) > 4 * cap:
+        return Rejected(_over_cap(len(text), cap))
+    return text
+
+
+def _over_cap(length: int, cap: int) -> str:
+    return (
+        f"{length} chars is over the {cap}-char cap of a summary; remember the gist and keep the "
+        "full text in a topic's detail page ('memstrata topic write --detail-file') or the journal"
+    )
+
+
+def _rank(match: _Match) -> tuple[int, float]:
+    return (_PRIORITY[match.relation.kind], match.relation.overlap)
+
+
+def _max_confidence(a: float | None, b: float | None) -> float | None:
+    values = [value for value in (a, b) if value is not None]
+    return max(values) if values else None
+
+
+def _lineage(existing: Sequence[str], source: str) -> tuple[str, ...]:
+    return tuple(existing) if not source or source in existing else (*existing, source)
+
+
+def _add(items: Sequence[str], item: str) -> tuple[str, ...]:
+    return tuple(items) if item in items else (*items, item)

@@ -1,0 +1,78 @@
+"""Carrying out a person's ruling on a proposal; every ruling goes into the topics' history."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from memstrata.clock import to_iso
+from memstrata.errors import InputError
+from memstrata.gate.admit import Candidate, Gate
+from memstrata.gate.verdicts import Verdict, verdict_name
+from memstrata.model import Proposal
+
+Keep = Literal["a", "b", "both"]
+
+
+def rule_on(
+    gate: Gate, pid: str, accept: bool, keep: Keep = "both", actor: str = "user"
+) -> Proposal:
+    """Accept (with ``keep`` for conflicts) or reject proposal ``pid``; return it resolved."""
+    proposal = gate.proposals.get(pid)
+    if proposal.status != "open":
+        raise InputError(f"{pid} is already {proposal.status} ({proposal.ruling})")
+    now = to_iso(gate.clock())
+    if proposal.kind == "quarantine":
+        if not accept:
+            return gate.proposals.resolve(pid, "rejected", "kept out of memory", now)
+        verdict = _admit_quarantined(gate, proposal, actor)
+        return gate.proposals.resolve(pid, "accepted", f"admitted: {verdict_name(verdict)}", now)
+    if keep not in ("a", "b", "both"):
+        raise InputError(f"--keep must be a, b or both, not {keep!r}")
+    ruling = keep if accept else "both"
+    sides = {side.label: side.topic_id for side in proposal.sides}
+    why = f"ruling on {pid}: keep {ruling}"
+    if ruling == "both":
+        for topic_id in sides.values():
+            _set(gate, topic_id, "active", why, actor, clear_conflict=tuple(sides.values()))
+    else:
+        winner, loser = sides[ruling], sides["b" if ruling == "a" else "a"]
+        _set(gate, winner, "active", why, actor, clear_conflict=(loser,))
+        _set(gate, loser, "superseded", why, actor, clear_conflict=(winner,), superseded_by=winner)
+    status = "accepted" if accept else "rejected"
+    return gate.proposals.resolve(pid, status, f"kept {ruling}", now)
+
+
+def _set(
+    gate: Gate,
+    topic_id: str,
+    state: str,
+    why: str,
+    actor: str,
+    clear_conflict: tuple[str, ...],
+    superseded_by: str = "",
+) -> None:
+    topic = gate.topics.get(topic_id)
+    remaining = tuple(item for item in topic.meta.conflicts_with if item not in clear_conflict)
+    changes: dict[str, object] = {"conflicts_with": remaining}
+    if superseded_by:
+        changes["superseded_by"] = superseded_by
+    new_state = "conflict" if remaining and state == "active" else state
+    gate.topics.write(
+        topic_id,
+        topic.summary,
+        None,
+        actor=actor,
+        reason=why,
+        op="ruling",
+        state=new_state,
+        meta_changes=changes,
+    )  # type: ignore[arg-type]
+    gate.on_write(topic_id)
+
+
+def _admit_quarantined(gate: Gate, proposal: Proposal, actor: str) -> Verdict:
+    """A person vouched for the text: it goes through the gate again, minus the injection check."""
+    candidate = Candidate(
+        proposal.text, source=proposal.source or f"proposal {proposal.id}", actor=actor
+    )
+    return gate.admit(candidate, trusted=True)

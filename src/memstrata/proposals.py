@@ -1,0 +1,140 @@
+"""``memory/proposals/<id>.md``: what the gate (and later the gardener) asks a person to rule on.
+
+Each proposal is one Markdown file a person can read: both sides of a conflict with their sources,
+or the quarantined text, and what each ruling would do. A fenced JSON block at the end holds the
+same data for the machine; the id is a hash of what the proposal is about, so proposing the same
+thing twice finds the same file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from memstrata.errors import InputError, ParseError
+from memstrata.model import Proposal, ProposalKind, ProposalSide
+from memstrata.workspace.atomic import write_atomic
+from memstrata.workspace.textfile import read_text
+
+_DATA = re.compile(r"```json\n(\{.*\})\n```\s*$", re.DOTALL)
+_ID = re.compile(r"^p-[0-9a-f]{10}$")
+
+
+def proposal_id(kind: ProposalKind, *parts: str) -> str:
+    """Deterministic id from what the proposal is about (never from wall-clock time)."""
+    digest = hashlib.sha256("\x00".join((kind, *sorted(parts))).encode()).hexdigest()
+    return f"p-{digest[:10]}"
+
+
+class ProposalStore:
+    """Reads and writes proposal files; the caller holds the workspace lock for writes."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def path(self, pid: str) -> Path:
+        if not _ID.match(pid):
+            raise InputError(f"{pid!r} is not a proposal id (like p-0123456789)")
+        return self.folder / f"{pid}.md"
+
+    def put(self, proposal: Proposal) -> None:
+        write_atomic(self.path(proposal.id), render_proposal(proposal))
+
+    def get(self, pid: str) -> Proposal:
+        path = self.path(pid)
+        if not path.exists():
+            raise InputError(f"no proposal {pid} (looked in {path})")
+        return parse_proposal(read_text(path), path)
+
+    def exists(self, pid: str) -> bool:
+        return self.path(pid).exists()
+
+    def list(self, status: str | None = None) -> list[Proposal]:
+        if not self.folder.is_dir():
+            return []
+        found = [
+            parse_proposal(read_text(path), path) for path in sorted(self.folder.glob("p-*.md"))
+        ]
+        return [item for item in found if status is None or item.status == status]
+
+    def resolve(self, pid: str, status: str, ruling: str, when: str) -> Proposal:
+        resolved = replace(self.get(pid), status=status, ruling=ruling, resolved=when)  # type: ignore[arg-type]
+        self.put(resolved)
+        return resolved
+
+
+def render_proposal(proposal: Proposal) -> str:
+    """The Markdown a person reads, with the data block at the end."""
+    lines = [f"# Proposal {proposal.id}: {proposal.kind}", ""]
+    lines.append(f"Status: **{proposal.status}** · created {proposal.created}")
+    if proposal.resolved:
+        lines.append(f"Resolved {proposal.resolved}: {proposal.ruling}")
+    lines += ["", proposal.reason, ""]
+    for side in proposal.sides:
+        where = ", ".join(
+            part
+            for part in (
+                f"stated {side.observed}" if side.observed else "",
+                f"source {side.source}" if side.source else "",
+            )
+            if part
+        )
+        lines.append(
+            f"## {side.label.upper()} — {side.topic_id}" + (f" ({where})" if where else "")
+        )
+        lines += ["", *(f"> {line}" for line in side.text.strip().splitlines()), ""]
+    if proposal.kind == "quarantine":
+        lines += [
+            "## Quarantined text" + (f" (source {proposal.source})" if proposal.source else ""),
+            "",
+            "~~~text",
+            proposal.text,
+            "~~~",
+            "",
+        ]
+    lines += ["## What a ruling does", ""]
+    lines += [f"- {line}" for line in _rulings(proposal)]
+    data = json.dumps(asdict(proposal), ensure_ascii=False, indent=2, sort_keys=True)
+    lines += [
+        "",
+        "<!-- memstrata data: edit the text above freely, not this block -->",
+        "```json",
+        data,
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _rulings(proposal: Proposal) -> list[str]:
+    pid = proposal.id
+    if proposal.kind == "conflict":
+        return [
+            f"`memstrata proposals accept {pid} --keep a` keeps A and marks B superseded by it.",
+            f"`memstrata proposals accept {pid} --keep b` keeps B and marks A superseded by it.",
+            f"`memstrata proposals accept {pid} --keep both` makes both active again "
+            "(they do not exclude each other).",
+            f"`memstrata proposals reject {pid}` closes this proposal like --keep both.",
+        ]
+    return [
+        f"`memstrata proposals accept {pid}` stores the text in the wiki as ordinary knowledge "
+        "(never in the rules files).",
+        f"`memstrata proposals reject {pid}` keeps it out for good (this file stays as a record).",
+    ]
+
+
+def parse_proposal(text: str, path: Path | str) -> Proposal:
+    """Read a proposal back from its data block."""
+    match = _DATA.search(text)
+    if not match:
+        raise ParseError(path, None, "proposal has no memstrata data block at its end")
+    try:
+        data = json.loads(match.group(1))
+        sides = tuple(ProposalSide(**side) for side in data.pop("sides", ()))
+        return Proposal(sides=sides, **data)
+    except (json.JSONDecodeError, TypeError) as error:
+        line = text[: match.start(1)].count("\n") + 1
+        raise ParseError(path, line, f"bad proposal data: {error}") from error
