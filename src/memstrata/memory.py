@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
-from memstrata.clock import Clock, system_now
+from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import Config, load_config
 from memstrata.context.compile import Context, ContextItem, compile_context
 from memstrata.errors import InputError, ParseError, WorkspaceReadOnly
@@ -28,14 +29,18 @@ from memstrata.model import (
     HistoryEntry,
     Problem,
     Proposal,
+    RecallResult,
     SearchHit,
     Topic,
 )
 from memstrata.proposals import ProposalStore
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files
 from memstrata.raw.store import RawStore, open_raw_store
+from memstrata.recall.access import AccessLog
 from memstrata.recall.fusion import reciprocal_rank_fusion
+from memstrata.recall.hybrid import RecallFilters, recall_items
 from memstrata.recall.lexical import search_journal, search_topics
+from memstrata.recall.temporal import parse_since
 from memstrata.rules import RulesReport, read_rules
 from memstrata.wiki.index_file import (
     RenderedIndex,
@@ -95,6 +100,7 @@ class Memory:
         #: True once we found the workspace cannot be written: reads still work from the files.
         self.read_only = False
         self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
+        self.access = AccessLog(self.workspace.state_dir / "access.db")
         self._gate: Gate | None = None
 
     @classmethod
@@ -107,6 +113,7 @@ class Memory:
         for store in (self._index, self._raw):
             if store is not None:
                 store.close()
+        self.access.close()
         self._index = self._raw = None
 
     def __enter__(self) -> Memory:
@@ -415,6 +422,53 @@ class Memory:
             lists.append(self.raw.search(query, pool))
         return reciprocal_rank_fusion(lists, limit)
 
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        kind: str | None = None,
+        entity: str | None = None,
+        include_archived: bool = False,
+        include_superseded: bool = False,
+        record_access: bool = True,
+    ) -> RecallResult:
+        """Find what may be injected (wiki and journal, never raw) for ``query``.
+
+        ``since``/``until`` take ``30d``, ``2025-11``, ``2025-11-27`` or phrases like
+        ``last week``; ``kind`` one of world, experience, opinion, observation (or ``note``
+        for untyped journal lines). Each returned item's access is recorded.
+        """
+        if kind is not None and kind not in (*FACT_KINDS, "note"):
+            raise InputError(
+                f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)} or note"
+            )
+        now = self.clock()
+        filters = RecallFilters(
+            k=k or self.config.recall.default_k,
+            since=_bound(since, now, "since", start=True),
+            until=_bound(until, now, "until", start=False),
+            kind=kind,
+            entity=entity,
+            include_archived=include_archived,
+            include_superseded=include_superseded,
+        )
+        notes: list[str] = []
+        if len(query) > MAX_QUERY_CHARS:
+            query = query[:MAX_QUERY_CHARS]
+            notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
+        self.sync()
+        items = recall_items(
+            self.index.db, query, filters, now, self.access.get,
+            stale_days=self.config.recall.stale_after_days,
+        )
+        notes.append("semantic arm off: no embedder configured; lexical, entity and temporal only")
+        if record_access and items and not self.read_only:
+            self.access.record([item.source for item in items], to_iso(now))
+        return RecallResult(query, tuple(items), tuple(notes))
+
     def context(self, query: str | None = None, limit: int = 10) -> Context:
         """The injection for one turn: Rules + Index + Recall (never raw), each within budget."""
         rules = [
@@ -429,10 +483,14 @@ class Memory:
         ]
         recall_items = []
         if query:
-            for hit in self.search(query, limit, include_raw=False):
-                label = hit.source
-                head = f"[{hit.stratum} {hit.source}{' ' + hit.time if hit.time else ''}]"
-                recall_items.append(ContextItem("recall", label, f"{head} {hit.text.strip()}\n"))
+            for item in self.recall(query, k=limit).items:
+                head = f"[{item.kind} {item.time} {item.source}]"
+                marker = " [conflict]" if item.state == "conflict" else ""
+                title = f"{item.title}: " if item.title else ""
+                body = " ".join(item.content.split())
+                recall_items.append(
+                    ContextItem("recall", item.source, f"{head}{marker} {title}{body}\n")
+                )
         return compile_context(rules, index_items, recall_items, self.config.budgets)
 
     # -- status --------------------------------------------------------------------------------
@@ -453,6 +511,22 @@ class Memory:
             raw_sessions=raw["sessions"],
             raw_turns=raw["turns"],
         )
+
+
+MAX_QUERY_CHARS = 2_000
+
+
+def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
+    """``--since``/``--until`` as an ISO time: the start (or end) of the window it names."""
+    if not value:
+        return ""
+    window = parse_since(value, now)
+    if window is None:
+        raise InputError(
+            f"--{name} {value!r}: not a time I understand; use 30d, 2w, 2025-11, 2025-11-27, "
+            "'last week' or 'in November 2025'"
+        )
+    return window.start_iso if start else window.end_iso
 
 
 def _stamp(folder: Path, names: tuple[str, ...]) -> str:

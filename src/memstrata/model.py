@@ -187,3 +187,28 @@ class Proposal:
     source: str = ""
     ruling: str = ""
     resolved: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RecallItem:
+    """One recalled item: what it says, what kind, when, about whom, where from, and why found."""
+
+    stratum: Stratum
+    kind: str
+    time: str
+    entities: tuple[str, ...]
+    content: str
+    source: str
+    score: float
+    arms: tuple[str, ...]
+    state: str = "active"
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RecallResult:
+    """Recall's answer; ``notes`` say what was degraded or filtered (never silent)."""
+
+    query: str
+    items: tuple[RecallItem, ...]
+    notes: tuple[str, ...] = ()

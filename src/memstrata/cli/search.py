@@ -33,6 +33,73 @@ def search(
 
 
 @click.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option(
+    "--k",
+    "-k",
+    "k",
+    type=click.IntRange(1, 200),
+    default=None,
+    help="How many items (default: recall.default_k, 10).",
+)
+@click.option("--since", default=None, help="Only items from then on: 30d, 2025-11, 'last week'.")
+@click.option("--until", default=None, help="Only items up to then: 2025-11-27, 2025-10.")
+@click.option(
+    "--kind",
+    type=click.Choice(["world", "experience", "opinion", "observation", "note"]),
+    default=None,
+    help="Only this kind of knowledge.",
+)
+@click.option("--entity", default=None, help="Only items about this entity (@name or name).")
+@click.option("--include-archived", is_flag=True, help="Also archived (and superseded) topics.")
+@click.option("--include-superseded", is_flag=True, help="Also superseded topics (the chain).")
+@click.option("--explain", is_flag=True, help="Show the score and which arms found each item.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def recall(
+    ctx: click.Context,
+    query: tuple[str, ...],
+    k: int | None,
+    since: str | None,
+    until: str | None,
+    kind: str | None,
+    entity: str | None,
+    include_archived: bool,
+    include_superseded: bool,
+    explain: bool,
+    as_json: bool,
+) -> None:
+    """Recall what may be injected (wiki and journal, never raw), each item with its source.
+
+    Example: memstrata recall "what does Ann drink" --since 30d --explain
+    """
+    result = open_memory(ctx).recall(
+        " ".join(query),
+        k=k,
+        since=since,
+        until=until,
+        kind=kind,
+        entity=entity,
+        include_archived=include_archived,
+        include_superseded=include_superseded,
+    )
+    if as_json:
+        echo_json(result)
+        return
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    if not result.items:
+        click.echo("nothing recalled")
+    for item in result.items:
+        state = f" [{item.state}]" if item.state != "active" else ""
+        who = f" @{', @'.join(item.entities)}" if item.entities else ""
+        click.echo(f"[{item.kind}] {item.time} {item.source}{state}{who}")
+        click.echo(f"    {one_line(item.content, 96)}")
+        if explain:
+            click.echo(f"    score {item.score:.4f} via {', '.join(item.arms)}")
+
+
+@click.command()
 @click.option("--query", "-q", default=None, help="What this turn is about (adds Recall).")
 @click.option(
     "--json", "as_json", is_flag=True, help="Print JSON with bytes and tokens per channel."
@@ -72,4 +139,4 @@ def context(ctx: click.Context, query: str | None, as_json: bool) -> None:
     click.echo(f"-- {sizes}", err=True)
 
 
-COMMANDS = (search, context)
+COMMANDS = (search, recall, context)

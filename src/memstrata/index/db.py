@@ -22,7 +22,7 @@ from memstrata.journal.parse import ParsedJournal, find_entities
 from memstrata.model import Topic
 from memstrata.sqlite import connect, immediate
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -193,7 +193,7 @@ class IndexDB:
                         entry.day,
                         entry.line,
                         entry.section,
-                        entry.text,
+                        fact.text if fact else entry.text,
                         fact.kind if fact else None,
                         fact.confidence if fact else None,
                     ),

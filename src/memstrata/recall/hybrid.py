@@ -1,0 +1,356 @@
+"""Recall over what may be injected (wiki topics and journal entries): arms, fusion, re-ranking.
+
+Arms, each a ranked list of item sources:
+
+- **lexical**: FTS5 BM25 (porter-stemmed English, CJK as character phrases);
+- **semantic**: cosine of the query embedding with stored item vectors (when an embedder is on);
+- **entity**: items mentioning an ``@name`` of the query or a known entity named in it;
+- **temporal**: items inside a time expression of the query ("last week", "in November 2025").
+
+Fusion is weighted reciprocal rank fusion::
+
+    fused(d) = Σ_arm  w_arm / (60 + rank_arm(d))        (ranks from 1; w: lexical 1.0,
+                                                          semantic 1.0, entity 0.6, temporal 0.4)
+
+then re-ranked by recency and use::
+
+    score(d) = fused(d) · (1 + 0.25·e^(−age_days/30)) · (1 + 0.1·ln(1 + recalls))
+                        · (0.5 if unaccessed for 90 days) · (1.5 if inside a query time window)
+
+``--since``/``--until``, ``--kind`` and ``--entity`` are hard filters; archived and superseded
+topics appear only when asked for. Pure apart from reading the index connection it is given.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from memstrata.clock import parse_time, to_iso
+from memstrata.fts import match_expression
+from memstrata.journal.parse import find_entities
+from memstrata.model import RecallItem
+from memstrata.recall.access import Access
+from memstrata.recall.temporal import TimeWindow, find_time_windows
+
+RRF_K = 60
+ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 1.0, "entity": 0.6, "temporal": 0.4}
+POOL = 50
+STALE_DAYS = 90
+
+KIND_OF_NAMESPACE = {
+    "world": "world", "experiences": "experience", "opinions": "opinion",
+    "observations": "observation", "entities": "world", "lessons": "observation",
+}  # fmt: skip
+
+#: query text → {source: cosine}; ``None`` when there is no embedder
+SemanticArm = Callable[[str, int], Mapping[str, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class RecallFilters:
+    """Hard filters of one recall."""
+
+    k: int = 10
+    since: str = ""
+    until: str = ""
+    kind: str | None = None
+    entity: str | None = None
+    include_archived: bool = False
+    include_superseded: bool = False
+
+
+@dataclass(slots=True)
+class _Candidate:
+    item: RecallItem
+    ranks: dict[str, int] = field(default_factory=dict)
+
+
+def recall_items(
+    db: sqlite3.Connection,
+    query: str,
+    filters: RecallFilters,
+    now: datetime,
+    access: Callable[[Sequence[str]], Mapping[str, Access]],
+    semantic: SemanticArm | None = None,
+    stale_days: int = STALE_DAYS,
+) -> list[RecallItem]:
+    """Rank wiki and journal items for ``query`` and return the best ``filters.k``."""
+    states = _states(filters)
+    pool: dict[str, _Candidate] = {}
+    windows = find_time_windows(query, now)
+    arms: dict[str, list[str]] = {
+        "lexical": _lexical(db, query, states, pool),
+        "entity": _entity(db, query, states, pool),
+        "temporal": _temporal(db, windows, states, pool),
+    }
+    if semantic is not None:
+        arms["semantic"] = _semantic(db, semantic(query, POOL), states, pool)
+    for arm, sources in arms.items():
+        for rank, source in enumerate(sources, start=1):
+            pool[source].ranks.setdefault(arm, rank)
+    kept = [candidate for candidate in pool.values() if _passes(candidate.item, filters)]
+    uses = access([candidate.item.source for candidate in kept])
+    scored = []
+    for candidate in kept:
+        fused = sum(ARM_WEIGHTS[arm] / (RRF_K + rank) for arm, rank in candidate.ranks.items())
+        score = fused * _rerank(
+            candidate.item, uses.get(candidate.item.source), windows, now, stale_days
+        )
+        arms_found = tuple(arm for arm in ARM_WEIGHTS if arm in candidate.ranks)
+        scored.append(_with(candidate.item, round(score, 6), arms_found))
+    scored.sort(key=lambda item: (-item.score, item.source))
+    return scored[: filters.k]
+
+
+def _states(filters: RecallFilters) -> tuple[str, ...]:
+    states = ["active", "conflict"]
+    if filters.include_archived:
+        states.append("archived")
+    if filters.include_superseded or filters.include_archived:
+        states.append("superseded")
+    return tuple(states)
+
+
+def _lexical(
+    db: sqlite3.Connection, query: str, states: tuple[str, ...], pool: dict[str, _Candidate]
+) -> list[str]:
+    expression = match_expression(query)
+    if expression is None:
+        return []
+    marks = ", ".join("?" * len(states))
+    topics = db.execute(
+        f"SELECT t.*, bm25(topics_fts, 5.0, 2.0, 1.0) AS rank FROM topics_fts"
+        f" JOIN topics t ON t.rowid = topics_fts.rowid"
+        f" WHERE topics_fts MATCH ? AND t.state IN ({marks}) ORDER BY rank, t.id LIMIT ?",
+        (expression, *states, POOL),
+    ).fetchall()
+    entries = db.execute(
+        "SELECT j.*, bm25(journal_fts) AS rank FROM journal_fts"
+        " JOIN journal j ON j.rowid = journal_fts.rowid"
+        " WHERE journal_fts MATCH ? ORDER BY rank, j.source, j.line LIMIT ?",
+        (expression, POOL),
+    ).fetchall()
+    ranked = [(row["rank"], _topic_item(db, row)) for row in topics]
+    ranked += [(row["rank"], _journal_item(row)) for row in entries]
+    ranked.sort(key=lambda pair: (pair[0], pair[1].source))
+    return _add(pool, [item for _, item in ranked])
+
+
+def _entity(
+    db: sqlite3.Connection, query: str, states: tuple[str, ...], pool: dict[str, _Candidate]
+) -> list[str]:
+    keys = entity_keys(db, query)
+    if not keys:
+        return []
+    return _add(pool, _mentioning(db, keys, states))
+
+
+def entity_keys(db: sqlite3.Connection, query: str) -> list[str]:
+    """Entities the query names: ``@mentions`` and known entity names (1–3 word phrases)."""
+    words = re.findall(r"[^\W_]+", query.casefold())
+    phrases = {" ".join(words[i : i + n]) for n in (1, 2, 3) for i in range(len(words) - n + 1)}
+    phrases |= {name.casefold() for name in find_entities(query)}
+    if not phrases:
+        return []
+    marks = ", ".join("?" * len(phrases))
+    rows = db.execute(f"SELECT key FROM entities WHERE key IN ({marks})", sorted(phrases))
+    return sorted(row["key"] for row in rows)
+
+
+def _mentioning(
+    db: sqlite3.Connection, keys: Sequence[str], states: tuple[str, ...]
+) -> list[RecallItem]:
+    marks = ", ".join("?" * len(keys))
+    state_marks = ", ".join("?" * len(states))
+    topics = db.execute(
+        f"SELECT DISTINCT t.* FROM mentions m JOIN topics t ON t.id = m.ref"
+        f" WHERE m.ref_kind = 'topic' AND m.entity IN ({marks}) AND t.state IN ({state_marks})"
+        f" ORDER BY t.observed DESC, t.id LIMIT ?",
+        (*keys, *states, POOL),
+    ).fetchall()
+    entries = db.execute(
+        f"SELECT DISTINCT j.* FROM mentions m JOIN journal j ON m.ref = j.source || '#L' || j.line"
+        f" WHERE m.ref_kind = 'journal' AND m.entity IN ({marks})"
+        f" ORDER BY j.day DESC, j.source, j.line LIMIT ?",
+        (*keys, POOL),
+    ).fetchall()
+    items = [_topic_item(db, row) for row in topics] + [_journal_item(row) for row in entries]
+    items.sort(key=lambda item: (item.time, item.source), reverse=True)
+    return items
+
+
+def _temporal(
+    db: sqlite3.Connection,
+    windows: Sequence[TimeWindow],
+    states: tuple[str, ...],
+    pool: dict[str, _Candidate],
+) -> list[str]:
+    if not windows:
+        return []
+    items: list[RecallItem] = []
+    marks = ", ".join("?" * len(states))
+    for window in windows:
+        start, end = window.start_iso, window.end_iso
+        items += [
+            _topic_item(db, row)
+            for row in db.execute(
+                f"SELECT * FROM topics WHERE observed >= ? AND observed < ? AND state IN ({marks})"
+                f" ORDER BY observed DESC, id LIMIT ?",
+                (start, end, *states, POOL),
+            )
+        ]
+        items += [
+            _journal_item(row)
+            for row in db.execute(
+                "SELECT * FROM journal WHERE day >= ? AND day < ? ORDER BY day DESC, source, line"
+                " LIMIT ?",
+                (start[:10], end[:10] if end[11:] == "00:00:00Z" else _next_day(end), POOL),
+            )
+        ]
+    items.sort(key=lambda item: (item.time, item.source), reverse=True)
+    return _add(pool, items)
+
+
+def _semantic(
+    db: sqlite3.Connection,
+    scores: Mapping[str, float],
+    states: tuple[str, ...],
+    pool: dict[str, _Candidate],
+) -> list[str]:
+    ordered = sorted(scores, key=lambda source: (-scores[source], source))
+    items: list[RecallItem] = []
+    for source in ordered:
+        item = pool[source].item if source in pool else item_for_source(db, source)
+        if item is not None and (item.stratum == "journal" or item.state in states):
+            items.append(item)
+    return _add(pool, items)
+
+
+def item_for_source(db: sqlite3.Connection, source: str) -> RecallItem | None:
+    """Load one item by its source (``ns/slug`` or ``memory/<day>.md#L<n>``)."""
+    if "#L" in source:
+        path, _, line = source.rpartition("#L")
+        row = db.execute(
+            "SELECT * FROM journal WHERE source = ? AND line = ?", (path, int(line))
+        ).fetchone()
+        return _journal_item(row) if row else None
+    row = db.execute("SELECT * FROM topics WHERE id = ?", (source,)).fetchone()
+    return _topic_item(db, row) if row else None
+
+
+def _add(pool: dict[str, _Candidate], items: Sequence[RecallItem]) -> list[str]:
+    sources: list[str] = []
+    for item in items:
+        pool.setdefault(item.source, _Candidate(item))
+        if item.source not in sources:
+            sources.append(item.source)
+    return sources
+
+
+def _topic_item(db: sqlite3.Connection, row: sqlite3.Row) -> RecallItem:
+    entities = tuple(
+        r["name"]
+        for r in db.execute(
+            "SELECT e.name FROM mentions m JOIN entities e ON e.key = m.entity"
+            " WHERE m.ref_kind = 'topic' AND m.ref = ? ORDER BY e.key",
+            (row["id"],),
+        )
+    )
+    kind = row["kind"] or KIND_OF_NAMESPACE.get(row["namespace"], "world")
+    return RecallItem(
+        stratum="wiki",
+        kind=kind,
+        time=row["observed"] or row["updated"],
+        entities=entities,
+        content=_body(row["summary"]),
+        source=row["id"],
+        score=0.0,
+        arms=(),
+        state=row["state"],
+        title=row["title"],
+    )
+
+
+def _body(summary: str) -> str:
+    """The summary without its leading ``# title`` line (the title travels separately)."""
+    lines = summary.strip().splitlines()
+    if lines and lines[0].startswith("#"):
+        lines = lines[1:]
+    return "\n".join(lines).strip() or summary.strip()
+
+
+def _journal_item(row: sqlite3.Row) -> RecallItem:
+    return RecallItem(
+        stratum="journal",
+        kind=row["fact_kind"] or "note",
+        time=row["day"],
+        entities=find_entities(row["text"]),
+        content=row["text"],
+        source=f"{row['source']}#L{row['line']}",
+        score=0.0,
+        arms=(),
+    )
+
+
+def _passes(item: RecallItem, filters: RecallFilters) -> bool:
+    if filters.kind and item.kind != filters.kind:
+        return False
+    if filters.entity:
+        wanted = filters.entity.lstrip("@").casefold()
+        if wanted not in {name.casefold() for name in item.entities}:
+            return False
+    if filters.since and (not item.time or _start(item.time) < filters.since):
+        return False
+    return not (filters.until and item.time and _start(item.time) > filters.until)
+
+
+def _start(time: str) -> str:
+    """A journal day is compared as the start of that day."""
+    return time if "T" in time else f"{time}T00:00:00Z"
+
+
+def _rerank(
+    item: RecallItem,
+    use: Access | None,
+    windows: Sequence[TimeWindow],
+    now: datetime,
+    stale_days: int,
+) -> float:
+    moment = parse_time(_start(item.time)) if item.time else None
+    factor = 1.0
+    if moment is not None:
+        age_days = max(0.0, (now - moment).total_seconds() / 86400)
+        factor *= 1 + 0.25 * math.exp(-age_days / 30)
+        if any(window.contains(moment) for window in windows):
+            factor *= 1.5
+    last_used = parse_time(use.last) if use else moment
+    if use:
+        factor *= 1 + 0.1 * math.log1p(use.count)
+    if last_used is not None and now - last_used > timedelta(days=stale_days):
+        factor *= 0.5
+    return factor
+
+
+def _with(item: RecallItem, score: float, arms: tuple[str, ...]) -> RecallItem:
+    return RecallItem(
+        item.stratum,
+        item.kind,
+        item.time,
+        item.entities,
+        item.content,
+        item.source,
+        score,
+        arms,
+        item.state,
+        item.title,
+    )
+
+
+def _next_day(iso: str) -> str:
+    moment = parse_time(iso)
+    return to_iso(moment + timedelta(days=1))[:10] if moment else iso[:10]
