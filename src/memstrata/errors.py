@@ -8,6 +8,7 @@
     ├── InvalidTopicId              slug/namespace that could escape or collide
     ├── TopicNotFound
     ├── CapExceeded                 text over a hard cap (says where the rest belongs)
+    ├── BudgetExceeded              a pinned context item cannot fit its channel
     ├── InputError                  a file we were given is not what it claims
     │   └── ParseError              … with the file and line that failed
     └── LockTimeout                 another process holds the workspace lock
@@ -50,6 +51,10 @@ class TopicNotFound(MemstrataError):
 
 class CapExceeded(MemstrataError):
     """A text is over its hard cap."""
+
+
+class BudgetExceeded(MemstrataError):
+    """A pinned item of the context does not fit its channel's budget."""
 
 
 class InputError(MemstrataError):

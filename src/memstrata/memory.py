@@ -23,6 +23,7 @@ from memstrata.gate.verdicts import Verdict
 from memstrata.index.db import IndexDB
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
+from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
 from memstrata.model import (
     FACT_KINDS,
     FactKind,
@@ -434,6 +435,7 @@ class Memory:
         include_archived: bool = False,
         include_superseded: bool = False,
         record_access: bool = True,
+        record_metric: bool = True,
     ) -> RecallResult:
         """Find what may be injected (wiki and journal, never raw) for ``query``.
 
@@ -461,29 +463,62 @@ class Memory:
             notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
         self.sync()
         items = recall_items(
-            self.index.db, query, filters, now, self.access.get,
+            self.index.db,
+            query,
+            filters,
+            now,
+            self.access.get,
             stale_days=self.config.recall.stale_after_days,
         )
         notes.append("semantic arm off: no embedder configured; lexical, entity and temporal only")
         if record_access and items and not self.read_only:
             self.access.record([item.source for item in items], to_iso(now))
+        if record_metric:
+            self._metric(
+                {
+                    "event": "recall",
+                    "time": to_iso(now),
+                    "hits": len(items),
+                    "bytes": sum(len(item.content.encode()) for item in items),
+                }
+            )
         return RecallResult(query, tuple(items), tuple(notes))
 
-    def context(self, query: str | None = None, limit: int = 10) -> Context:
-        """The injection for one turn: Rules + Index + Recall (never raw), each within budget."""
+    def context(
+        self,
+        query: str | None = None,
+        *,
+        k: int | None = None,
+        total_input_bytes: int | None = None,
+    ) -> Context:
+        """The injection for one turn: Rules + Index + Recall (never raw), each within budget.
+
+        The rules files are pinned (``SESSION-STATE.md`` excepted): if they cannot fit the
+        resident budget this raises :class:`~memstrata.errors.BudgetExceeded` instead of
+        silently dropping a rule. ``total_input_bytes`` (the whole turn's input, when the
+        caller knows it) lets the metrics say what share of the turn memory took.
+        """
         rules = [
-            ContextItem("rules", item.path, f"## {item.path}\n{item.text.strip()}\n\n")
+            ContextItem(
+                "rules",
+                item.path,
+                f"## {item.path}\n{item.text.strip()}\n\n",
+                pinned=item.path != "memory/SESSION-STATE.md",
+            )
             for item in self.rules().files
             if item.text.strip()
         ]
         view = self.index_view()
         index_items = [
-            ContextItem("index", line.split(" — ", 1)[0], line + "\n")
+            ContextItem("index", line.split(" — ", 1)[0].removeprefix("- "), line + "\n")
             for line in view.text.splitlines()
         ]
         recall_items = []
+        hits = 0
         if query:
-            for item in self.recall(query, k=limit).items:
+            found = self.recall(query, k=k, record_metric=False).items
+            hits = len(found)
+            for item in found:
                 head = f"[{item.kind} {item.time} {item.source}]"
                 marker = " [conflict]" if item.state == "conflict" else ""
                 title = f"{item.title}: " if item.title else ""
@@ -491,7 +526,31 @@ class Memory:
                 recall_items.append(
                     ContextItem("recall", item.source, f"{head}{marker} {title}{body}\n")
                 )
-        return compile_context(rules, index_items, recall_items, self.config.budgets)
+        compiled = compile_context(rules, index_items, recall_items, self.config.budgets)
+        record: dict[str, object] = {
+            "event": "context",
+            "time": to_iso(self.clock()),
+            "bytes": {channel.name: channel.bytes for channel in compiled.channels},
+            "tokens": compiled.tokens,
+            "hits": hits,
+            "trimmed": {c.name: list(c.trimmed) for c in compiled.channels if c.trimmed},
+        }
+        if total_input_bytes:
+            record["share"] = round(compiled.bytes / total_input_bytes, 4)
+        self._metric(record)
+        return compiled
+
+    def metrics(self, days: int = 7) -> MetricsSummary:
+        """Summarise ``memory/metrics.jsonl`` over the last ``days`` days."""
+        return summarise(read_metrics(self.metrics_path), self.clock(), days)
+
+    @property
+    def metrics_path(self) -> Path:
+        return self.workspace.memory_dir / "metrics.jsonl"
+
+    def _metric(self, record: dict[str, object]) -> None:
+        if not self.read_only:
+            append_metric(self.metrics_path, record)
 
     # -- status --------------------------------------------------------------------------------
 

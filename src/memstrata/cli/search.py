@@ -102,15 +102,23 @@ def recall(
 @click.command()
 @click.option("--query", "-q", default=None, help="What this turn is about (adds Recall).")
 @click.option(
+    "--total-input-bytes",
+    type=click.IntRange(1),
+    default=None,
+    help="Size of the whole turn's input, to record memory's share of it.",
+)
+@click.option(
     "--json", "as_json", is_flag=True, help="Print JSON with bytes and tokens per channel."
 )
 @click.pass_context
-def context(ctx: click.Context, query: str | None, as_json: bool) -> None:
+def context(
+    ctx: click.Context, query: str | None, total_input_bytes: int | None, as_json: bool
+) -> None:
     """Compile the injection for one turn: Rules + Index + Recall, each within its budget.
 
     Example: memstrata context --query "what coffee does Ann like?"
     """
-    compiled = open_memory(ctx).context(query)
+    compiled = open_memory(ctx).context(query, total_input_bytes=total_input_bytes)
     if as_json:
         echo_json(
             {
@@ -139,4 +147,29 @@ def context(ctx: click.Context, query: str | None, as_json: bool) -> None:
     click.echo(f"-- {sizes}", err=True)
 
 
-COMMANDS = (search, recall, context)
+@click.command()
+@click.option("--days", type=click.IntRange(1), default=7, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def metrics(ctx: click.Context, days: int, as_json: bool) -> None:
+    """Summarise memory/metrics.jsonl: bytes per channel, injection share, hits, trims.
+
+    Example: memstrata metrics --days 30
+    """
+    summary = open_memory(ctx).metrics(days)
+    if as_json:
+        echo_json(summary)
+        return
+    click.echo(f"last {days} days: {summary.contexts} contexts, {summary.recalls} recalls")
+    for channel, size in summary.mean_bytes.items():
+        click.echo(f"  {channel:<7} {size:>8.0f} bytes per context on average")
+    if summary.mean_injection_share is not None:
+        click.echo(
+            f"  injection share: mean {summary.mean_injection_share:.1%}, "
+            f"max {summary.max_injection_share:.1%}"
+        )
+    click.echo(f"  recall hits: {summary.recall_hits} ({summary.empty_recalls} empty recalls)")
+    click.echo(f"  trims: {summary.trims}")
+
+
+COMMANDS = (search, recall, context, metrics)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memstrata.config import BudgetsConfig
+from memstrata.errors import BudgetExceeded
 
 #: A rough, deterministic token estimate: ~4 bytes per token for English UTF-8.
 BYTES_PER_TOKEN = 4
@@ -23,6 +24,8 @@ class ContextItem:
     channel: str
     label: str
     text: str
+    #: a pinned item must be injected: if it cannot fit, compiling fails instead of trimming it
+    pinned: bool = False
 
     @property
     def bytes(self) -> int:
@@ -75,12 +78,23 @@ class Context:
 
 
 def pack(name: str, items: Sequence[ContextItem], budget_bytes: int) -> Channel:
-    """Keep items in priority order (first = most important) while they fit the budget."""
+    """Keep items in priority order (first = most important) while they fit the budget.
+
+    Pinned items go in first; one that cannot fit raises :class:`BudgetExceeded`.
+    """
     kept: list[ContextItem] = []
     trimmed: list[str] = []
-    used = 0
+    used = sum(item.bytes for item in items if item.pinned)
+    if used > budget_bytes:
+        sizes = ", ".join(f"{item.label} {item.bytes} B" for item in items if item.pinned)
+        raise BudgetExceeded(
+            f"the pinned {name} items ({sizes}) need {used} bytes, over the {name} budget of "
+            f"{budget_bytes}: shorten them or raise budgets in memstrata.toml"
+        )
     for item in items:
-        if used + item.bytes <= budget_bytes:
+        if item.pinned:
+            kept.append(item)
+        elif used + item.bytes <= budget_bytes:
             kept.append(item)
             used += item.bytes
         else:

@@ -17,8 +17,9 @@ then re-ranked by recency and use::
     score(d) = fused(d) · (1 + 0.25·e^(−age_days/30)) · (1 + 0.1·ln(1 + recalls))
                         · (0.5 if unaccessed for 90 days) · (1.5 if inside a query time window)
 
-``--since``/``--until``, ``--kind`` and ``--entity`` are hard filters; archived and superseded
-topics appear only when asked for. Pure apart from reading the index connection it is given.
+``--since`` (from the start of the window it names), ``--until`` (to the end of its window),
+``--kind`` and ``--entity`` are hard filters; archived and superseded topics appear only when
+asked for. Pure apart from reading the index connection it is given.
 """
 
 from __future__ import annotations
@@ -306,7 +307,7 @@ def _passes(item: RecallItem, filters: RecallFilters) -> bool:
             return False
     if filters.since and (not item.time or _start(item.time) < filters.since):
         return False
-    return not (filters.until and item.time and _start(item.time) > filters.until)
+    return not (filters.until and item.time and _start(item.time) >= filters.until)
 
 
 def _start(time: str) -> str:

@@ -1,0 +1,133 @@
+"""Context compile: three channels, each within its budget, trimmed whole items, never raw."""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memstrata import Memory
+from memstrata.config import BudgetsConfig
+from memstrata.context.compile import ContextItem, compile_context
+from memstrata.demo import build_demo_workspace, data_dir
+from memstrata.errors import BudgetExceeded
+
+
+def test_the_demo_context_has_three_channels_within_budget(tmp_path: Path):
+    with build_demo_workspace(tmp_path / "demo") as memory:
+        compiled = memory.context("what does Ann drink?")
+        sizes = {channel.name: channel.bytes for channel in compiled.channels}
+        assert sizes["rules"] <= 13000 and sizes["index"] <= 2048 and sizes["recall"] <= 6144
+        assert "flat white" in compiled.text
+        assert all(channel.tokens == -(-channel.bytes // 4) for channel in compiled.channels)
+
+
+def test_raw_transcripts_never_reach_the_context(tmp_path: Path):
+    with build_demo_workspace(tmp_path / "demo") as memory:
+        memory.ingest([data_dir() / "transcripts"])
+        # Words that appear only in the raw transcripts:
+        assert memory.search("200 runs in a row")[0].stratum == "raw"
+        compiled = memory.context("200 runs in a row datetime.now UTC expiry")
+        assert "200 runs" not in compiled.text
+        assert "claude-code:" not in compiled.text and "codex:" not in compiled.text
+
+
+def test_over_budget_recall_trims_whole_items_and_says_which(workspace: Path):
+    (workspace / "memstrata.toml").write_text("[budgets]\nrecall_bytes = 300\n")
+    with Memory(workspace) as memory:
+        for n in range(12):
+            memory.write_topic(f"world/z{n:02d}", f"# Zeppelin {n}\n" + "zeppelin fact " * 10)
+        compiled = memory.context("zeppelin fact", k=12)
+        recall = compiled.channels[2]
+        assert recall.bytes <= 300
+        assert recall.trimmed
+        assert all(item.text.endswith("\n") for item in recall.items)
+        assert len(recall.items) + len(recall.trimmed) == 12
+
+
+def test_rules_that_cannot_fit_are_an_explicit_error(workspace: Path):
+    (workspace / "prompt" / "SOUL.md").write_text("rule\n" * 4000)
+    with Memory(workspace) as memory, pytest.raises(BudgetExceeded, match=r"prompt/SOUL\.md"):
+        memory.context()
+
+
+def test_session_state_is_trimmed_not_an_error(workspace: Path):
+    (workspace / "memory" / "SESSION-STATE.md").write_text("state\n" * 4000)
+    with Memory(workspace) as memory:
+        rules = memory.context().channels[0]
+        assert "memory/SESSION-STATE.md" in rules.trimmed
+
+
+def test_each_context_appends_a_metric_with_the_injection_share(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nPrefers cortado.")
+    memory.context("cortado", total_input_bytes=100_000)
+    [line] = memory.metrics_path.read_text().splitlines()
+    record = json.loads(line)
+    assert record["event"] == "context"
+    assert set(record["bytes"]) == {"rules", "index", "recall"}
+    assert 0 < record["share"] < 0.1
+    summary = memory.metrics(days=7)
+    assert summary.contexts == 1
+    assert summary.mean_injection_share == record["share"]
+
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=400)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    rules=st.lists(_text, max_size=6),
+    index=st.lists(_text, max_size=40),
+    recall=st.lists(_text, max_size=40),
+    budgets=st.tuples(st.integers(0, 3000), st.integers(0, 1500), st.integers(0, 2000)),
+)
+def test_caps_hold_and_output_is_deterministic_for_any_content(rules, index, recall, budgets):
+    config = BudgetsConfig(*budgets)
+    make = lambda channel, texts: [  # noqa: E731
+        ContextItem(channel, f"{channel}{n}", text) for n, text in enumerate(texts)
+    ]
+    first = compile_context(
+        make("rules", rules), make("index", index), make("recall", recall), config
+    )
+    again = compile_context(
+        make("rules", rules), make("index", index), make("recall", recall), config
+    )
+    assert first == again
+    for channel, budget in zip(first.channels, budgets, strict=True):
+        assert channel.bytes <= budget
+        assert (
+            len(channel.items) + len(channel.trimmed)
+            == {"rules": len(rules), "index": len(index), "recall": len(recall)}[channel.name]
+        )
+
+
+@settings(
+    max_examples=15,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    deadline=None,
+)
+@given(
+    topics=st.lists(st.tuples(st.text(min_size=1, max_size=30), _text), max_size=12),
+    query=st.text(max_size=40),
+)
+def test_caps_hold_for_any_workspace_content(tmp_path_factory, topics, query):
+    from memstrata.workspace.layout import init_workspace
+    from memstrata.workspace.names import slugify
+
+    root = tmp_path_factory.mktemp("ws")
+    init_workspace(root)
+    with Memory(root) as memory:
+        for n, (title, body) in enumerate(topics):
+            summary = f"# {title}\n{body}".strip()[:1000] or "x"
+            memory.write_topic(f"world/{slugify(title)}-{n}", summary)
+        compiled = memory.context(query or None)
+        budgets = memory.config.budgets
+        caps = {
+            "rules": budgets.resident_bytes,
+            "index": budgets.index_bytes,
+            "recall": budgets.recall_bytes,
+        }
+        for channel in compiled.channels:
+            assert channel.bytes <= caps[channel.name]
+        assert memory.context(query or None).text == compiled.text

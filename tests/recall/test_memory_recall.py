@@ -1,0 +1,97 @@
+"""Memory.recall: what may be injected, each item with kind, time, entities, source and arms."""
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memstrata import Memory
+from memstrata.demo import build_demo_workspace, data_dir
+from memstrata.errors import InputError
+
+
+@pytest.fixture
+def demo(tmp_path: Path):
+    with build_demo_workspace(tmp_path / "demo") as memory:
+        memory.ingest([data_dir() / "transcripts"])
+        yield memory
+
+
+def test_every_item_says_what_when_who_where_and_why(demo: Memory):
+    [item, *_] = demo.recall("what does Ann drink?").items
+    assert item.source == "memory/2025-11-26.md#L8"
+    assert (item.stratum, item.kind, item.time) == ("journal", "world", "2025-11-26")
+    assert item.entities == ("Ann",)
+    assert item.content == "@Ann: drinks flat white with oat milk"
+    assert item.score > 0
+    assert set(item.arms) >= {"lexical", "entity"}
+
+
+def test_recall_never_returns_raw_turns(demo: Memory):
+    result = demo.recall("login test midnight flaky", k=50)
+    assert result.items
+    assert {item.stratum for item in result.items} <= {"wiki", "journal"}
+    assert not any(item.source.startswith(("claude-code:", "codex:")) for item in result.items)
+
+
+def test_kind_and_entity_filters(demo: Memory):
+    opinions = demo.recall("billing login test", kind="opinion").items
+    assert opinions and {item.kind for item in opinions} == {"opinion"}
+    about_li = demo.recall("咖啡 coffee", entity="李娜").items
+    assert about_li and all("李娜" in item.entities for item in about_li)
+
+
+def test_since_and_until_filter_by_time(demo: Memory):
+    recent = demo.recall("Ann", since="2025-11-27", k=50).items
+    assert recent and all(item.time >= "2025-11-27" for item in recent)
+    early = demo.recall("Ann", until="2025-11-25", k=50).items
+    assert early and all(item.time[:10] <= "2025-11-25" for item in early)
+
+
+def test_a_time_phrase_in_the_query_boosts_items_inside_it(demo: Memory):
+    items = demo.recall("what happened on 2025-11-25 with Ann", k=5).items
+    assert items[0].time.startswith("2025-11-25")
+    assert "temporal" in items[0].arms
+
+
+def test_recall_records_access_in_a_sidecar_that_survives_rebuild(demo: Memory):
+    first = demo.recall("oat milk").items[0]
+    demo.rebuild()
+    assert demo.access.get([first.source])[first.source].count == 1
+    demo.recall("oat milk")
+    assert demo.access.get([first.source])[first.source].count == 2
+
+
+def test_superseded_and_archived_topics_only_on_request(memory: Memory):
+    memory.write_topic("projects/old", "# Old site\nThe zeppelin site.")
+    memory.archive_topic("projects/old")
+    assert memory.recall("zeppelin").items == ()
+    assert memory.recall("zeppelin", include_archived=True).items[0].state == "archived"
+
+
+@pytest.mark.parametrize(
+    "query", ["", "   ", "the of and", "?!.,", '"', "NEAR(", "x" * 100_000, "mixed 混合 scripts"]
+)
+def test_odd_queries_give_an_empty_or_normal_result_never_an_error(memory: Memory, query: str):
+    memory.log("something about zeppelins")
+    memory.recall(query)
+
+
+def test_an_unparseable_since_is_a_clear_error(memory: Memory):
+    with pytest.raises(InputError, match="--since 'whenever'"):
+        memory.recall("x", since="whenever")
+
+
+def test_an_unknown_kind_is_a_clear_error(memory: Memory):
+    with pytest.raises(InputError, match="unknown kind"):
+        memory.recall("x", kind="gossip")
+
+
+def test_old_unaccessed_items_are_demoted(workspace: Path):
+    with Memory(workspace, clock=lambda: datetime(2025, 1, 1, tzinfo=UTC)) as memory:
+        memory.write_topic("world/old", "# Zeppelin A\nzeppelin facts")
+    with Memory(workspace, clock=lambda: datetime(2025, 12, 1, tzinfo=UTC)) as memory:
+        memory.write_topic("world/new", "# Zeppelin B\nzeppelin facts")
+        items = memory.recall("zeppelin facts").items
+        assert [item.source for item in items] == ["world/new", "world/old"]
+        assert items[0].score > 2 * items[1].score
