@@ -8,6 +8,8 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -48,6 +50,7 @@ from memstrata.wiki.index_file import (
     entry_for,
     read_index_file,
     render_index,
+    update_index_file,
     write_index_file,
 )
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
@@ -150,8 +153,13 @@ class Memory:
 
     # -- index upkeep --------------------------------------------------------------------------
 
-    def sync(self) -> SyncReport:
-        """Bring the index in step with the files; record hand edits to topics in history."""
+    def sync(self, scan_topics: bool = True) -> SyncReport:
+        """Bring the index in step with the files; record hand edits to topics in history.
+
+        memstrata's own writes (from any process) update the shared index as they happen; a
+        sync is for what changed behind its back: hand edits, files copied in, crashed writers.
+        ``scan_topics=False`` skips the per-topic stat scan (the costly part at 10k topics).
+        """
         report = SyncReport()
         index = self.index
         if self.read_only:
@@ -161,28 +169,47 @@ class Memory:
             return report
         with self.lock.held():
             self.topics.complete_pending()
-            self._sync_topics(index, report)
+            if scan_topics:
+                self._sync_topics(index, report)
+                index.set_meta("topics_scanned_at", f"{time.time():.3f}")
             self._sync_journals(index, report)
             if report.topics_removed or report.journals_removed:
                 index.prune_entities()
         return report
 
+    def refresh(self) -> SyncReport:
+        """The sync every read does: journals always, the topic scan at most every 30 s.
+
+        Hand edits to topics therefore show up within ``TOPIC_SCAN_INTERVAL_S`` (or at once
+        after ``sync()``/``rebuild()``); memstrata's own writes show up at once.
+        """
+        scanned = float(self.index.get_meta("topics_scanned_at") or 0)
+        due = self.read_only or not 0 <= time.time() - scanned < TOPIC_SCAN_INTERVAL_S
+        return self.sync(scan_topics=due)
+
     def _sync_topics(self, index: IndexDB, report: SyncReport) -> None:
         known = index.stamps("topic:")
         seen: set[str] = set()
+        changed: list[tuple[Topic, str]] = []
+        root = str(self.workspace.topics_dir)
         for topic_id in self.topics.ids():
             key = f"topic:{topic_id}"
             seen.add(key)
-            stamp = _stamp(self.workspace.topic_dir(topic_id), (SUMMARY, DETAIL, META))
+            stamp = _stamp(f"{root}/{topic_id}", (SUMMARY, DETAIL, META))
             if known.get(key) == stamp:
                 continue
             try:
-                if not self.read_only and self.topics.pick_up_edit(topic_id) is not None:
+                topic = self.topics.get(topic_id)
+                if not self.read_only and self.topics.pick_up_edit(topic_id, topic, False):
                     report.edits_recorded += 1
-                index.put_topic(self.topics.get(topic_id), stamp)
-                report.topics_indexed += 1
             except ParseError as error:
                 report.problems.append(Problem(error.path, error.line, error.problem))
+                continue
+            changed.append((topic, stamp))
+        index.put_topics(changed)
+        report.topics_indexed += len(changed)
+        if changed and not self.read_only:
+            update_index_file(self.workspace.index_json, [topic for topic, _ in changed])
         for key in sorted(set(known) - seen):
             index.delete_topic(key.removeprefix("topic:"))
             report.topics_removed += 1
@@ -194,7 +221,7 @@ class Memory:
             source = self.workspace.relative(path)
             key = f"journal:{source}"
             seen.add(key)
-            stamp = _stamp(path.parent, (path.name,))
+            stamp = _stamp(str(path.parent), (path.name,))
             if known.get(key) == stamp:
                 continue
             try:
@@ -266,7 +293,7 @@ class Memory:
         return self.topics.history(topic_id)
 
     def _reindex_topic(self, topic_id: str) -> None:
-        stamp = _stamp(self.workspace.topic_dir(topic_id), (SUMMARY, DETAIL, META))
+        stamp = _stamp(str(self.workspace.topic_dir(topic_id)), (SUMMARY, DETAIL, META))
         self.index.put_topic(self.topics.get(topic_id), stamp)
 
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
@@ -310,7 +337,7 @@ class Memory:
         candidate = Candidate(
             text, topic, kind, tuple(entities), confidence, source, observed, actor, supersedes
         )
-        self.sync()
+        self.refresh()
         with self.lock.held():
             return self.gate.admit(candidate, dry_run=dry_run)
 
@@ -357,7 +384,7 @@ class Memory:
         with self.lock.held():
             written = append_log(path, text, now, kind, confidence)
             parsed = self._parse_journal_file(path)
-            stamp = _stamp(path.parent, (path.name,))
+            stamp = _stamp(str(path.parent), (path.name,))
             self.index.put_journal(self.workspace.relative(path), parsed, stamp)
         return written
 
@@ -413,7 +440,7 @@ class Memory:
         include_archived: bool = False,
     ) -> list[SearchHit]:
         """Lexical search over wiki, journal and (labelled) raw turns, fused by rank."""
-        self.sync()
+        self.refresh()
         pool = max(limit * 3, 30)
         lists = [
             search_topics(self.index.db, query, pool, include_archived),
@@ -461,7 +488,7 @@ class Memory:
         if len(query) > MAX_QUERY_CHARS:
             query = query[:MAX_QUERY_CHARS]
             notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
-        self.sync()
+        self.refresh()
         items = recall_items(
             self.index.db,
             query,
@@ -573,6 +600,8 @@ class Memory:
 
 
 MAX_QUERY_CHARS = 2_000
+#: reads re-scan topic files for hand edits at most this often (see Memory.refresh)
+TOPIC_SCAN_INTERVAL_S = 30.0
 
 
 def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
@@ -588,12 +617,12 @@ def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
     return window.start_iso if start else window.end_iso
 
 
-def _stamp(folder: Path, names: tuple[str, ...]) -> str:
+def _stamp(folder: str, names: tuple[str, ...]) -> str:
     """Size and mtime of each named file: cheap evidence that a file changed."""
     parts = []
     for name in names:
         try:
-            info = (folder / name).stat()
+            info = os.stat(f"{folder}/{name}")
             parts.append(f"{info.st_size}:{info.st_mtime_ns}")
         except FileNotFoundError:
             parts.append("-")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -120,47 +121,66 @@ class IndexDB:
 
     # -- topics --------------------------------------------------------------------------------
 
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with immediate(self.db):
+            self.db.execute(
+                "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?",
+                (key, value, value),
+            )
+
     def put_topic(self, topic: Topic, stamp: str) -> None:
         """Insert or replace one topic with its mentions and links."""
+        self.put_topics([(topic, stamp)])
+
+    def put_topics(self, batch: Iterable[tuple[Topic, str]]) -> None:
+        """Insert or replace many topics in one transaction."""
         with immediate(self.db):
-            self._delete_topic(topic.id)
-            cursor = self.db.execute(
-                "INSERT INTO topics (id, namespace, title, summary, detail, state, created,"
-                " updated, owner_agent, access_count, kind, confidence, observed, superseded_by)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    topic.id,
-                    topic.namespace,
-                    topic.title,
-                    topic.summary,
-                    topic.detail,
-                    topic.meta.state,
-                    topic.meta.created,
-                    topic.meta.updated,
-                    topic.meta.owner_agent,
-                    topic.meta.access_count,
-                    topic.meta.kind,
-                    topic.meta.confidence,
-                    topic.meta.observed or topic.meta.created,
-                    topic.meta.superseded_by,
-                ),
-            )
-            self.db.execute(
-                "INSERT INTO topics_fts (rowid, title, summary, detail) VALUES (?, ?, ?, ?)",
-                (
-                    cursor.lastrowid,
-                    segment(topic.title),
-                    segment(topic.summary),
-                    segment(topic.detail),
-                ),
-            )
-            names = [*topic.meta.entities, *find_entities(f"{topic.summary}\n{topic.detail}")]
-            if topic.namespace == "entities":
-                names.insert(0, topic.title)
-            self._put_mentions(names, "topic", topic.id)
-            for dst in topic.meta.links:
-                self.db.execute("INSERT OR IGNORE INTO links VALUES (?, ?)", (topic.id, dst))
-            self._set_stamp(f"topic:{topic.id}", stamp)
+            for topic, stamp in batch:
+                self._put_topic(topic, stamp)
+
+    def _put_topic(self, topic: Topic, stamp: str) -> None:
+        self._delete_topic(topic.id)
+        cursor = self.db.execute(
+            "INSERT INTO topics (id, namespace, title, summary, detail, state, created,"
+            " updated, owner_agent, access_count, kind, confidence, observed, superseded_by)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                topic.id,
+                topic.namespace,
+                topic.title,
+                topic.summary,
+                topic.detail,
+                topic.meta.state,
+                topic.meta.created,
+                topic.meta.updated,
+                topic.meta.owner_agent,
+                topic.meta.access_count,
+                topic.meta.kind,
+                topic.meta.confidence,
+                topic.meta.observed or topic.meta.created,
+                topic.meta.superseded_by,
+            ),
+        )
+        self.db.execute(
+            "INSERT INTO topics_fts (rowid, title, summary, detail) VALUES (?, ?, ?, ?)",
+            (
+                cursor.lastrowid,
+                segment(topic.title),
+                segment(topic.summary),
+                segment(topic.detail),
+            ),
+        )
+        names = [*topic.meta.entities, *find_entities(f"{topic.summary}\n{topic.detail}")]
+        if topic.namespace == "entities":
+            names.insert(0, topic.title)
+        self._put_mentions(names, "topic", topic.id)
+        for dst in topic.meta.links:
+            self.db.execute("INSERT OR IGNORE INTO links VALUES (?, ?)", (topic.id, dst))
+        self._set_stamp(f"topic:{topic.id}", stamp)
 
     def delete_topic(self, topic_id: str) -> None:
         with immediate(self.db):

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from memstrata.errors import ParseError
 from memstrata.model import IndexEntry, Topic
 from memstrata.wiki.text import gist_of
-from memstrata.workspace.atomic import write_json_atomic
+from memstrata.workspace.atomic import write_atomic
 from memstrata.workspace.textfile import decode_text
 
 LIVE_STATES = ("active", "conflict")
@@ -46,19 +46,33 @@ def read_index_file(path: Path) -> list[IndexEntry]:
 
 
 def write_index_file(path: Path, entries: Iterable[IndexEntry]) -> None:
-    """Write the whole index, sorted by id."""
-    rows = [asdict(entry) for entry in sorted(entries, key=lambda entry: entry.id)]
-    write_json_atomic(path, {"version": 1, "topics": rows})
+    """Write the whole index, sorted by id, one topic per line (diffs well, encodes fast)."""
+    rows = [
+        json.dumps(
+            {"gist": e.gist, "id": e.id, "state": e.state, "title": e.title, "updated": e.updated},
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        for e in sorted(entries, key=lambda entry: entry.id)
+    ]
+    topics = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
+    write_atomic(path, f'{{\n  "topics": {topics},\n  "version": 1\n}}\n')
 
 
-def update_index_file(path: Path, topic: Topic) -> None:
-    """Replace one topic's line; a damaged index file is rebuilt from the rest on ``rebuild``."""
+def update_index_file(path: Path, topics: Iterable[Topic]) -> None:
+    """Replace the lines of ``topics``; a damaged index file is rebuilt from these and rebuild."""
     try:
         entries = {entry.id: entry for entry in read_index_file(path)}
     except ParseError:
         entries = {}
-    entries[topic.id] = entry_for(topic)
-    write_index_file(path, entries.values())
+    changed = False
+    for topic in topics:
+        entry = entry_for(topic)
+        if entries.get(topic.id) != entry:
+            entries[topic.id] = entry
+            changed = True
+    if changed or not path.exists():
+        write_index_file(path, entries.values())
 
 
 @dataclass(frozen=True, slots=True)

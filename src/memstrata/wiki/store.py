@@ -26,7 +26,16 @@ from typing import Any
 from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import TopicsConfig
 from memstrata.errors import CapExceeded, InputError, ParseError, TopicNotFound
-from memstrata.model import TOPIC_STATES, HistoryEntry, Topic, TopicMeta, TopicState
+from memstrata.model import (
+    IMPORTANCE_DEFAULT,
+    IMPORTANCE_FLOOR,
+    IMPORTANCE_MAX,
+    TOPIC_STATES,
+    HistoryEntry,
+    Topic,
+    TopicMeta,
+    TopicState,
+)
 from memstrata.wiki.index_file import update_index_file
 from memstrata.wiki.text import content_hash, title_of
 from memstrata.workspace.atomic import append_line, write_atomic, write_json_atomic
@@ -148,7 +157,8 @@ class TopicStore:
                 old_summary, old_detail, meta = current.summary, current.detail, current.meta
                 before = content_hash(old_summary, old_detail, meta.state)
             new_detail = old_detail if detail is None else detail
-            meta = replace(meta, updated=now, **(meta_changes or {}))
+            # ``meta_changes`` may keep ``updated``: housekeeping (decay, links) is not news.
+            meta = replace(meta, **{"updated": now, **(meta_changes or {})})
             if state is not None:
                 meta = replace(meta, state=state)
             after = content_hash(summary, new_detail, meta.state)
@@ -235,7 +245,7 @@ class TopicStore:
         history = self.history(topic_id)
         if not history or history[-1] != entry:
             append_line(folder / HISTORY, _history_line(entry))
-        update_index_file(self.workspace.index_json, self.get(topic_id))
+        update_index_file(self.workspace.index_json, [self.get(topic_id)])
 
     def complete_pending(self) -> list[str]:
         """Roll forward every intent a killed writer left behind; return the topics touched."""
@@ -256,9 +266,15 @@ class TopicStore:
                 done.append(intent["topic"])
         return done
 
-    def pick_up_edit(self, topic_id: str) -> HistoryEntry | None:
-        """Record a hand edit (files changed with no history line for it) as a ``user`` edit."""
-        topic = self.get(topic_id)
+    def pick_up_edit(
+        self, topic_id: str, topic: Topic | None = None, update_index: bool = True
+    ) -> HistoryEntry | None:
+        """Record a hand edit (files changed with no history line for it) as a ``user`` edit.
+
+        ``topic`` saves a read when the caller has it; ``update_index=False`` leaves
+        ``_index.json`` to a caller that updates it once for many topics.
+        """
+        topic = topic or self.get(topic_id)
         history = self.history(topic_id)
         now_hash = content_hash(topic.summary, topic.detail, topic.meta.state)
         last_hash = history[-1].after if history else ""
@@ -275,7 +291,8 @@ class TopicStore:
             )
             folder = self.workspace.topic_dir(topic.id)
             append_line(folder / HISTORY, _history_line(entry))
-            update_index_file(self.workspace.index_json, topic)
+            if update_index:
+                update_index_file(self.workspace.index_json, [topic])
         return entry
 
     def _intent_path(self, topic_id: str) -> Path:
@@ -342,9 +359,26 @@ def meta_from_dict(raw: dict[str, Any], path: Path | str = "meta.json") -> Topic
             superseded_by=str(raw.get("superseded_by", "")),
             supersedes=_strings(raw.get("supersedes", ())),
             conflicts_with=_strings(raw.get("conflicts_with", ())),
+            importance=_importance(raw.get("importance", IMPORTANCE_DEFAULT)),
+            pinned=_flag(raw.get("pinned", False)),
+            decayed=str(raw.get("decayed", "")),
         )
     except (TypeError, ValueError) as error:
         raise ParseError(path, None, f"bad field value: {error}") from error
+
+
+def _importance(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"importance must be a whole number, got {value!r}")
+    if not IMPORTANCE_FLOOR <= value <= IMPORTANCE_MAX:
+        raise ValueError(f"importance {value} is not within {IMPORTANCE_FLOOR}..{IMPORTANCE_MAX}")
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
+    return value
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -360,7 +394,11 @@ def meta_to_dict(meta: TopicMeta) -> dict[str, Any]:
         if isinstance(item, tuple):
             value[key] = list(item)
     for key in ("kind", "entities", "confidence", "observed", "superseded_by", "supersedes",
-                "conflicts_with"):
+                "conflicts_with", "decayed"):
         if value[key] in ("", None, []):
             del value[key]
+    if meta.importance == IMPORTANCE_DEFAULT:
+        del value["importance"]
+    if not meta.pinned:
+        del value["pinned"]
     return value
