@@ -1,34 +1,50 @@
 """How a candidate statement relates to one stored statement: duplicate, update, contradiction.
 
 ``relate`` decides from the exact lexical features of :mod:`memstrata.gate.statements` and, when
-an embedder is in use, the cosine of the two texts:
+an embedder is in use, the cosine of the two texts. *Own words* are the content words one side
+has and the other lacks (Chinese compared by character, so word order is free):
 
-- **duplicate**: no detail differs (numbers, dates, names, negation) and either the content words
-  nearly coincide (overlap ≥ 0.8), or the cosine clears the embedder's calibrated threshold, the
-  words overlap at least 0.4, and at most one side has words of its own (two sides with their own
-  content words say different things: "prefers cortado" / "prefers flat white").
-- **update** (same subject and attribute, another value): the subjects agree, and either a number,
-  date or name differs in otherwise overlapping statements, or both sides have their own content
-  words around a shared core; or the polarity flips with a change marker ("no longer", "stopped",
-  "不再").
-- **contradiction**: the polarity flips with no change marker ("is vegetarian" / "is not
-  vegetarian"): there is no telling which is true.
-- **unrelated**: anything else.
+- **contradiction**: the polarity differs — a negation or an antonym ("is vegetarian" / "is not
+  vegetarian", "likes" / "hates", "available" / "unavailable") — in the same statement, with no
+  marker of a change over time. With a marker ("no longer", "stopped", "不再") it is an
+  **update**.
+- **update**: a number, date or name differs in otherwise the same statement about the same
+  subject ("meeting at 3pm" / "at 4pm"; words overlapping ≥ 0.5, or ≥ 0.25 when the candidate
+  marks a change: "switched from Vim to Helix"); or both sides have own words around a shared
+  core ("prefers cortado" / "prefers flat white").
+- **duplicate**: no detail differs (numbers, dates, names, relatives, negation), both texts are
+  in the same script, and at most one side has own words — two sides with words of their own
+  say different things. Then either neither side has own words (the same words), or, with an
+  embedder, the cosine clears its calibrated threshold (see :mod:`memstrata.gate.calibration`)
+  and the words overlap at least 0.5; without one, the words overlap at least 0.8.
+  Cross-language pairs are never duplicates: there is no lexical check to confirm the cosine.
+- **unrelated**: anything else, including another subject ("Ann likes jazz" / "Peter likes
+  jazz") or a relative ("Marco is allergic" / "Marco's son is allergic").
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
-from memstrata.gate.statements import Features, detail_difference, features_of, word_overlap
+from memstrata.gate.statements import (
+    Features,
+    detail_difference,
+    features_of,
+    own_words,
+    word_overlap,
+)
 
 RelationKind = Literal["duplicate", "update", "contradiction", "unrelated"]
 
+#: without an embedder: one side's words nearly all in the other
 DUPLICATE_OVERLAP = 0.8
-SEMANTIC_MIN_OVERLAP = 0.4
+#: with an embedder: cosine above its threshold and at least this much word overlap
+SEMANTIC_MIN_OVERLAP = 0.5
+#: a detail (number, date, name, polarity) differs in what is otherwise this similar
+SAME_STATEMENT_OVERLAP = 0.5
 UPDATE_MIN_OVERLAP = 0.25
+_NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,52 +63,60 @@ def relate(
     """Classify ``candidate`` against ``stored`` (see the module docstring for the rules)."""
     a, b = features_of(candidate), features_of(stored)
     overlap = word_overlap(a, b)
-    difference = detail_difference(a, b)
-    same_subject = _same_subject(candidate, stored, a, b)
-    own_a, own_b = a.words - b.words, b.words - a.words
+    own_a, own_b = own_words(a, b), own_words(b, a)
+    difference = detail_difference(a, b) or _prefix_antonym(own_a, own_b)
+    same_subject = _same_subject(a, b)
+
+    def found(kind: RelationKind, reason: str) -> Relation:
+        return Relation(kind, reason, overlap, cosine)
+
     if difference == "negation":
-        if overlap < 0.5 or not same_subject:
-            return Relation("unrelated", "different statements", overlap, cosine)
+        if not same_subject or overlap < SAME_STATEMENT_OVERLAP:
+            return found("unrelated", "different statements")
         if a.change_marked or b.change_marked:
-            return Relation("update", "the polarity changed over time", overlap, cosine)
-        return Relation("contradiction", "one says the opposite of the other", overlap, cosine)
+            return found("update", "the polarity changed over time")
+        return found("contradiction", "one says the opposite of the other")
+    if difference == "relative":
+        others = ", ".join(sorted(a.relatives ^ b.relatives))
+        return found("unrelated", f"about someone else ({others})")
     if difference is not None:
-        if same_subject and overlap >= 0.5:
-            return Relation("update", f"same statement with another {difference}", overlap, cosine)
-        return Relation("unrelated", f"different {difference}", overlap, cosine)
-    if overlap >= DUPLICATE_OVERLAP and (not own_a or not own_b):
-        return Relation("duplicate", f"the same words (overlap {overlap:.2f})", overlap, cosine)
-    semantic = cosine is not None and threshold is not None and cosine >= threshold
-    if semantic and overlap >= SEMANTIC_MIN_OVERLAP and (not own_a or not own_b):
-        return Relation(
-            "duplicate",
-            f"the same meaning (cosine {cosine:.2f}, overlap {overlap:.2f})",
-            overlap,
-            cosine,
-        )
-    if same_subject and own_a and own_b and overlap >= UPDATE_MIN_OVERLAP and _shared_core(a, b):
+        # "switched from Vim to Helix": a change marker says which statement is newer
+        needed = UPDATE_MIN_OVERLAP if a.change_marked else SAME_STATEMENT_OVERLAP
+        if same_subject and overlap >= needed:
+            return found("update", f"same statement with another {difference}")
+        return found("unrelated", f"different {difference}")
+    if a.cjk != b.cjk:
+        return found("unrelated", "different languages: no lexical check for a duplicate")
+    if not own_a and not own_b:
+        return found("duplicate", f"the same words (overlap {overlap:.2f})")
+    if not own_a or not own_b:
+        if cosine is not None and threshold is not None:
+            if cosine >= threshold and overlap >= SEMANTIC_MIN_OVERLAP:
+                return found(
+                    "duplicate", f"the same meaning (cosine {cosine:.2f}, overlap {overlap:.2f})"
+                )
+        elif overlap >= DUPLICATE_OVERLAP:
+            return found("duplicate", f"nearly the same words (overlap {overlap:.2f})")
+        return found("unrelated", "one side adds " + ", ".join(sorted(own_a or own_b)[:3]))
+    if same_subject and overlap >= UPDATE_MIN_OVERLAP and len(a.words & b.words) >= 2:
         changed = ", ".join(sorted(own_b)[:3]) + " → " + ", ".join(sorted(own_a)[:3])
-        return Relation(
-            "update", f"same subject and attribute, new value ({changed})", overlap, cosine
-        )
-    return Relation("unrelated", "different statements", overlap, cosine)
+        return found("update", f"same subject and attribute, new value ({changed})")
+    return found("unrelated", "different statements")
 
 
-def _same_subject(candidate: str, stored: str, a: Features, b: Features) -> bool:
-    """The statements are about the same subject: same first name/mention, or same opening."""
-    first_a, first_b = _first_name(candidate), _first_name(stored)
-    if first_a and first_b:
-        return first_a == first_b
-    return bool(a.words & b.words)
+def _same_subject(a: Features, b: Features) -> bool:
+    """Both open with the same subject, or each one's subject appears in the other (passive)."""
+    if not a.subject or not b.subject:
+        return bool(a.words & b.words)
+    return a.subject == b.subject or (a.subject in b.words and b.subject in a.words)
 
 
-def _first_name(text: str) -> str:
-    match = re.search(r"@([^\W\d_][\w.\-]*)|\b([A-Z][\w\-]+)", text)
-    if not match:
-        return ""
-    return (match.group(1) or match.group(2)).casefold()
-
-
-def _shared_core(a: Features, b: Features) -> bool:
-    """Besides the subject, the statements share at least one predicate word."""
-    return len(a.words & b.words) >= 2
+def _prefix_antonym(own_a: frozenset[str], own_b: frozenset[str]) -> str | None:
+    """``unstable`` / ``stable``, ``nondeterministic`` / ``deterministic``: a negation."""
+    for mine, theirs in ((own_a, own_b), (own_b, own_a)):
+        for word in mine:
+            for prefix in _NEGATING_PREFIXES:
+                rest = word[len(prefix) :]
+                if word.startswith(prefix) and len(rest) >= 4 and rest in theirs:
+                    return "negation"
+    return None
