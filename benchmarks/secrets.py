@@ -54,7 +54,7 @@ def _load() -> tuple[Any, ModuleType]:
     # This file is named like the stdlib `secrets`; keep its folder off the path before importing.
     here = Path(__file__).resolve().parent
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
-    from memstrata.gate.secrets import redact_secrets
+    from memstrata.redaction import redact_secrets
 
     spec = importlib.util.spec_from_file_location(
         "secret_cases", REPO / "tests" / "gate" / "secret_cases.py"

@@ -67,6 +67,7 @@ class DedupConfig:
 
 @dataclass(frozen=True, slots=True)
 class RawConfig:
+    redact_secrets: bool = True
     max_line_bytes: int = 8 * 1024 * 1024
 
 

@@ -44,6 +44,7 @@ from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.hybrid import RecallFilters, recall_items
 from memstrata.recall.lexical import search_journal, search_topics
 from memstrata.recall.temporal import parse_since
+from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
 from memstrata.wiki.index_file import (
     RenderedIndex,
@@ -272,6 +273,8 @@ class Memory:
         reason: str = "",
     ) -> TopicWrite:
         """Create or update a topic directly (a person's edit path; agents go through the gate)."""
+        summary = redact_secrets(summary).text
+        detail = None if detail is None else redact_secrets(detail).text
         with self.lock.held():
             written = self.topics.write(topic_id, summary, detail, actor=actor, reason=reason)
             self._reindex_topic(written.topic.id)
@@ -381,6 +384,7 @@ class Memory:
             raise InputError(f"confidence must be between 0 and 1, got {confidence}")
         now = self.clock()
         path = self.workspace.journal_path(now.date().isoformat())
+        text = redact_secrets(text).text
         with self.lock.held():
             written = append_log(path, text, now, kind, confidence)
             parsed = self._parse_journal_file(path)
@@ -424,6 +428,7 @@ class Memory:
                 agent,
                 named=frozenset(path for path in named if path.is_file()),
                 on_file=on_file,
+                redact=self.config.raw.redact_secrets,
             )
 
     def files_to_ingest(self, paths: Sequence[str | Path]) -> list[Path]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memstrata import Memory
-from memstrata.gate.secrets import SECRET_KINDS, Finding, redact_secrets
+from memstrata.redaction import SECRET_KINDS, Finding, redact_secrets
 from tests.gate.secret_cases import PREFIXED_KINDS, SEED, build_cases, score
 
 

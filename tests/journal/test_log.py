@@ -60,3 +60,21 @@ def test_the_day_comes_from_the_injected_clock(workspace):
     late = datetime(2025, 12, 31, 23, 59, tzinfo=UTC)
     with Memory(workspace, clock=lambda: late) as memory:
         assert memory.log("last entry of the year").path.name == "2025-12-31.md"
+
+
+def test_secrets_never_reach_the_journal_file_or_the_index(memory: Memory):
+    token = "glpat-" + "a1B2c3D4e5F6g7H8i9J0"
+    memory.log(f"rotated the deploy token, new one is {token}")
+    memory.close()
+    for path in memory.workspace.root.rglob("*"):
+        if path.is_file():
+            assert token.encode() not in path.read_bytes(), path
+
+
+def test_a_secret_written_by_hand_into_a_journal_is_not_indexed(memory: Memory):
+    token = "xoxb-" + "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
+    (memory.workspace.memory_dir / "2025-11-20.md").write_text(f"- slack bot token {token}\n")
+    hits = memory.search("slack bot token", include_raw=False)
+    assert hits and token not in hits[0].text
+    memory.close()
+    assert token.encode() not in memory.workspace.index_db.read_bytes()

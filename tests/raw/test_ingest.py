@@ -181,3 +181,37 @@ def test_raw_turns_are_labelled_raw_and_cite_their_session_turn(memory: Memory):
     memory.ingest([data_dir() / "transcripts"])
     [hit] = [hit for hit in memory.search("p95 latency load test") if hit.stratum == "raw"][:1]
     assert hit.source.startswith("codex:019abc12-7f00-7c3a-9d10-5e6f7a8b9c0d#")
+
+
+def test_ingest_redacts_secrets_and_counts_them(memory: Memory, tmp_path: Path):
+    token = "ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe9Dc8"
+    key = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4Y5z6" + "-AbCdEfGh"
+    path = tmp_path / "chat.jsonl"
+    rows = [
+        {"role": "user", "content": f"push with {token} please"},
+        {"role": "assistant", "content": f"export ANTHROPIC_API_KEY={key}"},
+    ]
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    report = memory.ingest([path], format_name="jsonl")
+    assert sum(report.redacted.values()) == 2
+    texts = [
+        turn.text for session in memory.raw.sessions() for turn in memory.raw.turns(session.id)
+    ]
+    assert any("[REDACTED:" in text for text in texts)
+    memory.close()
+    for stored in memory.workspace.root.rglob("*"):
+        if stored.is_file():
+            data = stored.read_bytes()
+            assert token.encode() not in data and key.encode() not in data, stored
+
+
+def test_redaction_of_raw_turns_can_be_switched_off(workspace: Path, tmp_path: Path):
+    (workspace / "memstrata.toml").write_text("[raw]\nredact_secrets = false\n")
+    token = "ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe9Dc8"
+    path = tmp_path / "chat.jsonl"
+    path.write_text(json.dumps({"role": "user", "content": f"token {token}"}) + "\n")
+    with Memory(workspace) as memory:
+        report = memory.ingest([path], format_name="jsonl")
+        assert report.redacted == {}
+        [session] = memory.raw.sessions()
+        assert token in memory.raw.turns(session.id)[0].text

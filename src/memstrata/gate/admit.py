@@ -40,6 +40,7 @@ from memstrata.gate.verdicts import (
 from memstrata.journal.parse import find_entities
 from memstrata.model import FactKind, Proposal, ProposalSide, Topic
 from memstrata.proposals import ProposalStore, proposal_id
+from memstrata.redaction import redact_secrets
 from memstrata.wiki.store import TopicStore
 from memstrata.workspace.names import parse_topic_id, slugify
 
@@ -115,7 +116,6 @@ class Gate:
         ``trusted`` skips the injection check: only for text a person released from quarantine.
         """
         from memstrata.gate.injection import detect_injection  # TODO(gate): top-level import
-        from memstrata.gate.secrets import redact_secrets
 
         text = _validate(candidate.text, self.config.topics.summary_max_chars)
         if isinstance(text, Rejected):

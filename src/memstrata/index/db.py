@@ -21,6 +21,7 @@ from memstrata.errors import InputError
 from memstrata.fts import TOKENIZE, segment
 from memstrata.journal.parse import ParsedJournal, find_entities
 from memstrata.model import Topic
+from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, immediate
 
 SCHEMA_VERSION = "3"
@@ -143,6 +144,9 @@ class IndexDB:
                 self._put_topic(topic, stamp)
 
     def _put_topic(self, topic: Topic, stamp: str) -> None:
+        # Hand-written files may hold secrets: the index never stores them.
+        summary = redact_secrets(topic.summary).text
+        detail = redact_secrets(topic.detail).text
         self._delete_topic(topic.id)
         cursor = self.db.execute(
             "INSERT INTO topics (id, namespace, title, summary, detail, state, created,"
@@ -152,8 +156,8 @@ class IndexDB:
                 topic.id,
                 topic.namespace,
                 topic.title,
-                topic.summary,
-                topic.detail,
+                summary,
+                detail,
                 topic.meta.state,
                 topic.meta.created,
                 topic.meta.updated,
@@ -170,8 +174,8 @@ class IndexDB:
             (
                 cursor.lastrowid,
                 segment(topic.title),
-                segment(topic.summary),
-                segment(topic.detail),
+                segment(summary),
+                segment(detail),
             ),
         )
         names = [*topic.meta.entities, *find_entities(f"{topic.summary}\n{topic.detail}")]
@@ -205,6 +209,7 @@ class IndexDB:
             self._delete_journal(source)
             for entry in parsed.entries:
                 fact = facts.get(entry.line)
+                text = redact_secrets(fact.text if fact else entry.text).text
                 cursor = self.db.execute(
                     "INSERT INTO journal (source, day, line, section, text, fact_kind, confidence)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -213,14 +218,14 @@ class IndexDB:
                         entry.day,
                         entry.line,
                         entry.section,
-                        fact.text if fact else entry.text,
+                        text,
                         fact.kind if fact else None,
                         fact.confidence if fact else None,
                     ),
                 )
                 self.db.execute(
                     "INSERT INTO journal_fts (rowid, text) VALUES (?, ?)",
-                    (cursor.lastrowid, segment(entry.text)),
+                    (cursor.lastrowid, segment(text)),
                 )
                 self._put_mentions(find_entities(entry.text), "journal", entry.source)
             self._set_stamp(f"journal:{source}", stamp)

@@ -8,14 +8,16 @@ rest of the file still imports.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memstrata.errors import InputError
-from memstrata.model import Problem
+from memstrata.model import Problem, Turn
 from memstrata.raw.importers import FORMATS, detect_format, parse_file
 from memstrata.raw.store import RawStore
+from memstrata.redaction import redact_secrets
 
 CANDIDATE_SUFFIXES = (".jsonl", ".json", ".md")
 
@@ -30,7 +32,28 @@ class IngestReport:
     sessions: int = 0
     turns_added: int = 0
     turns_updated: int = 0
+    #: secrets replaced by placeholders before storing, by kind
+    redacted: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+
+
+def _redacted(turn: Turn, counts: dict[str, int]) -> Turn:
+    text = redact_secrets(turn.text)
+    calls = redact_secrets(turn.tool_calls)
+    if not text.findings and not calls.findings:
+        return turn
+    for finding in (*text.findings, *calls.findings):
+        counts[finding.kind] = counts.get(finding.kind, 0) + 1
+    return replace(turn, text=text.text, tool_calls=_valid_json(calls.text))
+
+
+def _valid_json(redacted: str) -> str:
+    """Tool calls stay valid JSON; if a placeholder broke it, keep no calls rather than leak."""
+    try:
+        json.loads(redacted)
+    except json.JSONDecodeError:
+        return "[]"
+    return redacted
 
 
 def collect_files(paths: Iterable[Path]) -> list[Path]:
@@ -59,15 +82,20 @@ def ingest_files(
     agent: str | None = None,
     named: frozenset[Path] = frozenset(),
     on_file: Callable[[Path], None] | None = None,
+    redact: bool = True,
 ) -> IngestReport:
-    """Import ``files`` into ``store``; ``named`` files that no importer claims are problems."""
+    """Import ``files`` into ``store``; ``named`` files that no importer claims are problems.
+
+    With ``redact`` (the default, ``[raw] redact_secrets``) every turn's text and tool input
+    has its secrets replaced by typed placeholders before it is stored; the report counts them.
+    """
     if format_name != "auto" and format_name not in FORMATS:
         raise InputError(f"unknown format {format_name!r}; expected auto or {', '.join(FORMATS)}")
     report = IngestReport()
     for path in files:
         if on_file is not None:
             on_file(path)
-        _ingest_one(store, path, format_name, agent, path in named, report)
+        _ingest_one(store, path, format_name, agent, path in named, report, redact)
     return report
 
 
@@ -78,6 +106,7 @@ def _ingest_one(
     agent: str | None,
     named: bool,
     report: IngestReport,
+    redact: bool,
 ) -> None:
     source = str(path.resolve())
     stat = path.stat()
@@ -97,7 +126,12 @@ def _ingest_one(
     report.files += 1
     report.problems.extend(parsed.problems)
     for item in parsed.sessions:
-        counts = store.upsert(item.session, item.turns)
+        session, turns = item.session, item.turns
+        if redact:
+            turns = tuple(_redacted(turn, report.redacted) for turn in turns)
+            # The title is the first line of a turn: its redaction was counted there.
+            session = replace(session, title=redact_secrets(session.title).text)
+        counts = store.upsert(session, turns)
         report.sessions += 1
         report.turns_added += counts.added
         report.turns_updated += counts.updated
