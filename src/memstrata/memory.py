@@ -134,7 +134,9 @@ class Memory:
         """The derived index, opened (and filled if it was made anew) on first use."""
         if self._index is None:
             try:
-                self._index = IndexDB.open(self.workspace.index_db)
+                # Under the lock: two processes must not create the schema at the same time.
+                with self.lock.held():
+                    self._index = IndexDB.open(self.workspace.index_db)
             except WorkspaceReadOnly:
                 self.read_only = True
                 self._index = IndexDB.open_in_memory()
@@ -587,7 +589,7 @@ class Memory:
     # -- status --------------------------------------------------------------------------------
 
     def status(self) -> Status:
-        self.sync()
+        self.refresh()
         by_state: dict[str, int] = {}
         for row in self.index.db.execute("SELECT state, COUNT(*) n FROM topics GROUP BY state"):
             by_state[row["state"]] = row["n"]

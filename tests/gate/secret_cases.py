@@ -3,7 +3,7 @@
 ``build_cases()`` is deterministic (seeded). Every secret is synthetic — random characters in the
 alphabet and length each provider publishes — never a real credential. A case's ``secrets`` give
 the exact span of each secret value in ``text``; a negative case has none, and any finding in it is
-a false positive. Used by ``tests/gate/test_secrets.py`` and ``benchmarks/secrets.py``.
+a false positive. Used by ``tests/gate/test_secrets.py`` and ``benchmarks/redaction.py``.
 """
 
 from __future__ import annotations
@@ -818,7 +818,7 @@ def build_cases(seed: int = SEED) -> tuple[SecretCase, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Scoring, shared by the measurement test and benchmarks/secrets.py.
+# Scoring, shared by the measurement test and benchmarks/redaction.py.
 
 
 @dataclass(frozen=True, slots=True)

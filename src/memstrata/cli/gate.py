@@ -66,7 +66,7 @@ def remember(
 
 
 def _fields(verdict: object) -> dict[str, object]:
-    from memstrata.cli.output import to_jsonable
+    from memstrata.jsonable import to_jsonable
 
     return to_jsonable(verdict)  # type: ignore[no-any-return]
 

@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, is_dataclass
 from typing import Any
 
 import click
 
-
-def to_jsonable(value: Any) -> Any:
-    """Dataclasses, tuples and paths as plain JSON values."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return to_jsonable(asdict(value))
-    if isinstance(value, dict):
-        return {str(key): to_jsonable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_jsonable(item) for item in value]
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)
+from memstrata.jsonable import to_jsonable
 
 
 def echo_json(value: Any) -> None:

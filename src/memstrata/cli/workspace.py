@@ -50,7 +50,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
 
 
 def _status_dict(report: object) -> dict[str, object]:
-    from memstrata.cli.output import to_jsonable
+    from memstrata.jsonable import to_jsonable
 
     value = to_jsonable(report)
     rules = report.rules  # type: ignore[attr-defined]

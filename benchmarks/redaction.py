@@ -1,6 +1,6 @@
 """Secret redaction benchmark: precision and recall per kind on the labelled set, and throughput.
 
-    .venv/bin/python benchmarks/secrets.py [--json] [--repeats N]
+    .venv/bin/python benchmarks/redaction.py [--json] [--repeats N]
 
 The labelled set is ``tests/gate/secret_cases.py`` (seeded: ≥ 400 synthetic secrets in realistic
 text, ≥ 400 hard negatives). A secret counts as found when findings cover its whole span, and as

@@ -1,0 +1,187 @@
+"""A real MCP client (the SDK's own) talks to ``memstrata mcp`` over stdio, as a harness does."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from memstrata import Memory
+from memstrata.workspace.layout import init_workspace
+
+from . import PYTHON, TOOL_NAMES, memstrata_args, python_env, run_three_clients
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    init_workspace(root)
+    return root
+
+
+def stdio_client(workspace: Path) -> Client:
+    params = StdioServerParameters(
+        command=PYTHON, args=memstrata_args(workspace, "mcp"), env=python_env()
+    )
+    return Client(params, read_timeout_seconds=60)
+
+
+def test_the_server_offers_one_tool_per_memory_verb_and_the_rules_and_index(ws: Path):
+    async def scenario():
+        async with stdio_client(ws) as client:
+            tools = (await client.list_tools()).tools
+            resources = (await client.list_resources()).resources
+            soul = await client.read_resource("memstrata://rules/SOUL.md")
+            return tools, resources, soul
+
+    tools, resources, soul = anyio.run(scenario)
+
+    assert {tool.name for tool in tools} == TOOL_NAMES
+    assert all(len(tool.description or "") > 200 for tool in tools)
+    assert {str(resource.uri) for resource in resources} == {
+        "memstrata://rules/SOUL.md",
+        "memstrata://rules/IDENTITY.md",
+        "memstrata://rules/USER.md",
+        "memstrata://rules/MEMORY.md",
+        "memstrata://rules/SESSION-STATE.md",
+        "memstrata://index",
+    }
+    assert soul.contents[0].text == (ws / "prompt" / "SOUL.md").read_text()
+
+
+def test_remember_then_recall_and_context_find_it(ws: Path):
+    async def scenario():
+        async with stdio_client(ws) as client:
+            stored = await client.call_tool(
+                "remember", {"text": "Ann prefers cortado", "entities": ["Ann"], "kind": "world"}
+            )
+            recalled = await client.call_tool("recall", {"query": "what does Ann drink?"})
+            context = await client.call_tool("context", {"query": "Ann coffee"})
+            index = await client.read_resource("memstrata://index")
+            return stored, recalled, context, index
+
+    stored, recalled, context, index = anyio.run(scenario)
+
+    assert stored.structured_content["verdict"] == "admitted"
+    topic_id = stored.structured_content["topic_id"]
+    [item] = recalled.structured_content["items"]
+    assert (item["content"], item["source"], item["kind"]) == (
+        "Ann prefers cortado",
+        topic_id,
+        "world",
+    )
+    assert json.loads(recalled.content[0].text) == recalled.structured_content
+    compiled = context.structured_content
+    assert "<recall>" in compiled["text"] and "Ann prefers cortado" in compiled["text"]
+    for channel in compiled["channels"].values():
+        assert channel["bytes"] <= channel["budget_bytes"]
+    assert topic_id in index.contents[0].text
+
+
+def test_a_missing_topic_and_bad_arguments_are_tool_errors_and_the_server_carries_on(ws: Path):
+    async def scenario():
+        async with stdio_client(ws) as client:
+            missing = await client.call_tool("get_topic", {"topic_id": "people/nobody"})
+            unsafe = await client.call_tool("get_topic", {"topic_id": "../etc"})
+            bad_k = await client.call_tool("recall", {"query": "x", "k": 0})
+            bad_since = await client.call_tool("recall", {"query": "x", "since": "soonish"})
+            status = await client.call_tool("status", {})
+            return missing, unsafe, bad_k, bad_since, status
+
+    missing, unsafe, bad_k, bad_since, status = anyio.run(scenario)
+
+    assert missing.is_error
+    assert "no topic 'people/nobody'" in missing.content[0].text
+    assert unsafe.is_error and "'..'" in unsafe.content[0].text
+    assert bad_k.is_error and "greater than or equal to 1" in bad_k.content[0].text
+    assert bad_since.is_error and "'soonish': not a time I understand" in bad_since.content[0].text
+    assert not status.is_error
+    assert status.structured_content["root"] == str(ws)
+
+
+def test_stdout_carries_nothing_but_json_rpc_messages(ws: Path):
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "get_topic", "arguments": {"topic_id": "people/nobody"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "log", "arguments": {"text": "shipped the login fix"}},
+        },
+    ]
+    stdin = "".join(json.dumps(message) + "\n" for message in messages)
+
+    server = subprocess.Popen(
+        [PYTHON, *memstrata_args(ws, "mcp")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=python_env(),
+    )
+    watchdog = threading.Timer(60, server.kill)
+    watchdog.start()
+    try:
+        server.stdin.write(stdin)
+        server.stdin.flush()
+        lines = [server.stdout.readline() for _ in range(3)]
+        server.stdin.close()  # end of input: the server exits
+        lines += server.stdout.readlines()
+        server.wait()
+    finally:
+        watchdog.cancel()
+        server.kill()
+
+    replies = [json.loads(line) for line in lines]
+    assert [reply["id"] for reply in replies] == [1, 2, 3]
+    assert all(reply["jsonrpc"] == "2.0" for reply in replies)
+    assert replies[1]["result"]["isError"] is True
+    assert replies[2]["result"]["structuredContent"]["text"].endswith("shipped the login fix")
+    assert server.returncode == 0
+
+
+def test_three_clients_making_fifty_calls_each_lose_nothing(ws: Path):
+    # Three server processes on one workspace: the workspace lock keeps the writes apart.
+    # The index is created first: creating it is not yet safe when processes race to do it.
+    with Memory(ws) as memory:
+        memory.status()
+    run_three_clients(lambda: stdio_client(ws), ws)
+
+
+def test_recall_packs_whole_items_within_the_recall_budget(ws: Path):
+    with Memory(ws) as memory:
+        for number in range(12):
+            body = f"Zephyr note {number}: " + "the zephyr rollout needs more care. " * 24
+            memory.write_topic(f"notes/zephyr-{number:02d}", f"# Zephyr {number}\n\n{body}\n")
+
+    async def scenario():
+        async with stdio_client(ws) as client:
+            return await client.call_tool("recall", {"query": "zephyr rollout", "k": 12})
+
+    result = anyio.run(scenario).structured_content
+
+    sizes = [len(json.dumps(item, separators=(",", ":")).encode()) for item in result["items"]]
+    assert sum(sizes) <= result["budget_bytes"] == 6144
+    assert result["trimmed"], "twelve 900-character items cannot all fit in 6 KB"
+    assert len(result["items"]) + len(result["trimmed"]) == 12
