@@ -26,7 +26,7 @@ def test_the_quick_start_is_two_commands_and_ci_runs_both():
     assert ".venv/bin/pytest" in ci.splitlines()[-1]
 
 
-def test_every_usage_command_in_the_readme_runs(tmp_path: Path):
+def test_every_usage_and_agents_command_in_the_readme_runs(tmp_path: Path):
     home = tmp_path / "home"
     claude = home / ".claude" / "projects" / "-home-user-billing"
     codex = home / ".codex" / "sessions" / "2025" / "11" / "27"
@@ -38,8 +38,8 @@ def test_every_usage_command_in_the_readme_runs(tmp_path: Path):
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "HOME": str(home), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
     env.pop("MEMSTRATA_WORKSPACE", None)
-    usage = bash_blocks(README)[2]
-    script = "set -euo pipefail\n" + usage
+    usage, agents = bash_blocks(README)[2:4]
+    script = "set -euo pipefail\n" + usage + agents
     result = subprocess.run(
         ["bash", "-c", script],
         cwd=tmp_path,
@@ -52,3 +52,6 @@ def test_every_usage_command_in_the_readme_runs(tmp_path: Path):
     assert result.returncode == 0, result.stderr
     assert "cortado" in result.stdout
     assert (home / "agent-memory" / "memory" / "topics" / "people" / "ann" / "summary.md").exists()
+    settings = (home / ".claude" / "settings.json").read_text()
+    assert "hook user-prompt" in settings and "hook session-start" in settings
+

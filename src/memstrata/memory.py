@@ -14,14 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import Config, load_config
-from memstrata.context.compile import Context, ContextItem, compile_context
+from memstrata.context.compile import Context, ContextItem, compile_context, recall_line
 from memstrata.errors import InputError, ParseError, WorkspaceReadOnly
-from memstrata.gate.admit import Candidate, Gate
-from memstrata.gate.rulings import Keep, rule_on
-from memstrata.gate.verdicts import Verdict
 from memstrata.index.db import IndexDB
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
@@ -58,6 +56,12 @@ from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
 from memstrata.workspace.textfile import read_text
+
+if TYPE_CHECKING:
+    # The gate is imported when first used: reads (and every hook) skip its import cost.
+    from memstrata.gate.admit import Gate
+    from memstrata.gate.rulings import Keep
+    from memstrata.gate.verdicts import Verdict
 
 
 @dataclass(slots=True)
@@ -312,6 +316,8 @@ class Memory:
     def gate(self) -> Gate:
         """The write gate, wired to this workspace's stores and index."""
         if self._gate is None:
+            from memstrata.gate.admit import Gate
+
             self._gate = Gate(
                 self.topics,
                 self.proposal_store,
@@ -339,6 +345,8 @@ class Memory:
         """Send knowledge through the gate; the verdict says what happened and why."""
         if kind is not None and kind not in FACT_KINDS:
             raise InputError(f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)}")
+        from memstrata.gate.admit import Candidate
+
         candidate = Candidate(
             text, topic, kind, tuple(entities), confidence, source, observed, actor, supersedes
         )
@@ -357,6 +365,8 @@ class Memory:
         self, proposal_id: str, accept: bool, keep: Keep = "both", actor: str = "user"
     ) -> Proposal:
         """Rule on a proposal: accept (``keep`` a, b or both for conflicts) or reject it."""
+        from memstrata.gate.rulings import rule_on
+
         with self.lock.held():
             return rule_on(self.gate, proposal_id, accept, keep, actor)
 
@@ -552,14 +562,7 @@ class Memory:
         if query:
             found = self.recall(query, k=k, record_metric=False).items
             hits = len(found)
-            for item in found:
-                head = f"[{item.kind} {item.time} {item.source}]"
-                marker = " [conflict]" if item.state == "conflict" else ""
-                title = f"{item.title}: " if item.title else ""
-                body = " ".join(item.content.split())
-                recall_items.append(
-                    ContextItem("recall", item.source, f"{head}{marker} {title}{body}\n")
-                )
+            recall_items = [ContextItem("recall", item.source, recall_line(item)) for item in found]
         compiled = compile_context(rules, index_items, recall_items, self.config.budgets)
         record: dict[str, object] = {
             "event": "context",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from memstrata.config import BudgetsConfig
 from memstrata.errors import BudgetExceeded
+from memstrata.model import RecallItem
 
 #: A rough, deterministic token estimate: ~4 bytes per token for English UTF-8.
 BYTES_PER_TOKEN = 4
@@ -75,6 +76,14 @@ class Context:
     @property
     def tokens(self) -> int:
         return sum(channel.tokens for channel in self.channels)
+
+
+def recall_line(item: RecallItem) -> str:
+    """One recalled item as it is injected: kind, time, source, state, title, then content."""
+    head = f"[{item.kind} {item.time} {item.source}]"
+    marker = " [conflict]" if item.state == "conflict" else ""
+    title = f"{item.title}: " if item.title else ""
+    return f"{head}{marker} {title}{' '.join(item.content.split())}\n"
 
 
 def pack(name: str, items: Sequence[ContextItem], budget_bytes: int) -> Channel:

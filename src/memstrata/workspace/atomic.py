@@ -6,6 +6,7 @@ is killed mid-write.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -21,7 +22,9 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except PermissionError as error:
+    except OSError as error:
+        if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
         raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -49,7 +52,9 @@ def append_line(path: Path, line: str) -> None:
     payload = (line.rstrip("\n") + "\n").encode("utf-8")
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except PermissionError as error:
+    except OSError as error:
+        if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
         raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
     try:
         size = os.fstat(fd).st_size

@@ -7,6 +7,7 @@ operations (a write that updates the index) do not deadlock on themselves.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import threading
@@ -48,7 +49,9 @@ class WorkspaceLock:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except PermissionError as error:
+        except OSError as error:
+            if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
             raise WorkspaceReadOnly(
                 f"{self.path}: cannot take the workspace lock ({error.strerror})"
             ) from error

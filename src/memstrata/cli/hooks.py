@@ -1,0 +1,236 @@
+"""``memstrata hooks`` (register with a harness) and ``memstrata hook`` (what the harness runs)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import click
+
+from memstrata.errors import WorkspaceNotFound
+from memstrata.hooks import FileChange, generic_snippet, require_workspace
+from memstrata.hooks.run import HARNESSES, HookOptions, read_stdin, run_hook
+
+INSTALLABLE = ("claude-code", "codex")
+
+#: The hooks a harness waits for on the user's time (``stop`` exits normally).
+FAST_EXIT = frozenset({"session-start", "user-prompt"})
+
+
+def _scope_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--project / --user, --project-dir and --dry-run, shared by install and uninstall."""
+    options = (
+        click.option(
+            "--project",
+            "scope",
+            flag_value="project",
+            default=True,
+            help="This project's config (default): .claude/ + .mcp.json, or .codex/ + AGENTS.md.",
+        ),
+        click.option(
+            "--user",
+            "scope",
+            flag_value="user",
+            help="Your own config, for every project: ~/.claude/ + ~/.claude.json, or ~/.codex/.",
+        ),
+        click.option(
+            "--project-dir",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=None,
+            help="The project folder for --project (default: here).",
+        ),
+        click.option("--dry-run", is_flag=True, help="Show the changes as diffs; write nothing."),
+    )
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@click.group()
+def hooks() -> None:
+    """Register memstrata with an agent harness, or print what to paste into any other.
+
+    Example: memstrata -w ~/agent-memory hooks install claude-code --user
+    """
+
+
+@hooks.command()
+@click.argument("harness", type=click.Choice(INSTALLABLE))
+@_scope_options
+@click.pass_context
+def install(
+    ctx: click.Context, harness: str, scope: str, project_dir: Path | None, dry_run: bool
+) -> None:
+    """Add memstrata's hooks and MCP server to HARNESS's config, keeping everything else.
+
+    Installing again changes nothing (or updates our entries in place). The workspace in effect
+    (--workspace, $MEMSTRATA_WORKSPACE or the nearest one above here) is written into each hook.
+
+    Example: memstrata -w ~/agent-memory hooks install claude-code --dry-run
+    """
+    workspace = require_workspace(ctx.find_root().obj)
+    module = _module(harness)
+    changes = module.install(workspace, scope, project_dir=project_dir, dry_run=dry_run)
+    _report(changes, dry_run)
+    if any(change.changed for change in changes) and not dry_run:
+        click.echo(module.NEXT_STEPS)
+
+
+@hooks.command()
+@click.argument("harness", type=click.Choice(INSTALLABLE))
+@_scope_options
+def uninstall(harness: str, scope: str, project_dir: Path | None, dry_run: bool) -> None:
+    """Take memstrata's hooks and MCP server out of HARNESS's config; leave the rest.
+
+    Example: memstrata hooks uninstall claude-code --project
+    """
+    _report(_module(harness).uninstall(scope, project_dir=project_dir, dry_run=dry_run), dry_run)
+
+
+@hooks.command("print")
+@click.argument("harness", type=click.Choice([*INSTALLABLE, "any"]), default="any")
+@click.pass_context
+def print_(ctx: click.Context, harness: str) -> None:
+    """Print the hook commands and config snippets for HARNESS (default: any harness).
+
+    Example: memstrata -w ~/agent-memory hooks print codex
+    """
+    try:
+        workspace = require_workspace(ctx.find_root().obj)
+    except WorkspaceNotFound as error:
+        click.echo(f"note: {error}; showing a placeholder path", err=True)
+        workspace = Path("/path/to/agent-memory")
+    if harness == "any":
+        click.echo(generic_snippet(workspace), nl=False)
+    else:
+        click.echo(_module(harness).snippet(workspace), nl=False)
+
+
+@click.group()
+def hook() -> None:
+    """The commands a harness runs: JSON payload on stdin, context on stdout, always exit 0.
+
+    A failure (no workspace, bad payload, missing transcript) is one line on stderr.
+
+    Example: echo '{"prompt": "Ann?"}' | memstrata hook user-prompt
+    """
+
+
+@hook.command("session-start")
+@click.option("--plain", is_flag=True, help="Print plain text instead of the harness's JSON.")
+@click.pass_context
+def session_start(ctx: click.Context, plain: bool) -> None:
+    """Print the Rules and the Index for a new (or resumed, cleared, compacted) session.
+
+    Example: memstrata hook session-start --plain < /dev/null
+    """
+    _run(ctx, "session-start", plain=plain)
+
+
+@hook.command("user-prompt")
+@click.option("--prompt", default=None, help="The prompt (default: the payload's 'prompt').")
+@click.option("--plain", is_flag=True, help="Print plain text instead of the harness's JSON.")
+@click.pass_context
+def user_prompt(ctx: click.Context, prompt: str | None, plain: bool) -> None:
+    """Print what is recalled for the prompt, within the recall budget (nothing if nothing is).
+
+    Example: memstrata hook user-prompt --plain --prompt "Ann?" < /dev/null
+    """
+    _run(ctx, "user-prompt", prompt=prompt, plain=plain)
+
+
+@hook.command()
+@click.option(
+    "--harness",
+    type=click.Choice(HARNESSES),
+    default="claude-code",
+    show_default=True,
+    help="Whose transcript the payload's transcript_path is.",
+)
+@click.option("--agent", default=None, help="Agent key (default: <harness>:<login>:main).")
+@click.pass_context
+def stop(ctx: click.Context, harness: str, agent: str | None) -> None:
+    """Import the session's transcript (only what is new), then run memstrata's due upkeep.
+
+    Example: memstrata hook stop --harness codex < payload.json
+    """
+    _run(ctx, "stop", harness=harness, agent=agent)
+
+
+@hook.command("codex-notify")
+@click.argument("payload", required=False, default="")
+@click.option("--agent", default=None, help="Agent key (default: codex:<login>:main).")
+@click.pass_context
+def codex_notify(ctx: click.Context, payload: str, agent: str | None) -> None:
+    """Codex's notify program: import the finished turn's rollout, then run the due upkeep.
+
+    Example: memstrata hook codex-notify "$(cat notification.json)"
+    """
+    _run(ctx, "codex-notify", payload=payload, agent=agent)
+
+
+def _run(
+    ctx: click.Context,
+    name: str,
+    *,
+    payload: str | None = None,
+    harness: str = "claude-code",
+    agent: str | None = None,
+    prompt: str | None = None,
+    plain: bool = False,
+) -> None:
+    """Run a hook and print what it says; nothing here may end in a non-zero exit."""
+    options = HookOptions(harness=harness, agent=agent, prompt=prompt, plain=plain)
+    raw = read_stdin() if payload is None else payload
+    result = run_hook(name, raw, workspace=ctx.find_root().obj, options=options)
+    try:
+        if result.stdout:
+            sys.stdout.write(result.stdout)
+            sys.stdout.flush()
+        if result.message:
+            sys.stderr.write(result.message + "\n")
+            sys.stderr.flush()
+    except OSError:
+        # The harness stopped listening. Point stdout at /dev/null so that the flush at exit
+        # cannot fail too (Python would exit 120).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return
+    if name in FAST_EXIT and sys.stdout is sys.__stdout__:
+        # A harness waits for these before every prompt: skip the interpreter's teardown (~12 ms
+        # of freeing modules); the memory is closed and the output flushed. Not under a test
+        # runner, whose streams are not the process's.
+        os._exit(0)
+
+
+def _module(harness: str) -> ModuleType:
+    if harness == "codex":
+        from memstrata.hooks import codex
+
+        return codex
+    from memstrata.hooks import claude_code
+
+    return claude_code
+
+
+def _report(changes: list[FileChange], dry_run: bool) -> None:
+    for change in changes:
+        if not change.changed:
+            click.echo(f"unchanged {change.path} ({change.note})")
+            continue
+        verb = "remove" if change.after is None else "write"
+        if dry_run:
+            click.echo(f"would {verb} {change.path} ({change.note})")
+            click.echo(change.diff(), nl=False)
+            continue
+        click.echo(
+            f"{'removed' if change.after is None else 'wrote'} {change.path} ({change.note})"
+        )
+        if change.backup is not None:
+            click.echo(f"  its formatting changed; the original is kept in {change.backup}")
+
+
+COMMANDS = (hooks, hook)

@@ -1,0 +1,275 @@
+"""The hook commands a harness runs each session and turn: fast, and never in the agent's way.
+
+=================  ==========================  ==============================================
+hook               harness event               does
+=================  ==========================  ==============================================
+``session-start``  SessionStart                prints the Rules and the Index as context
+``user-prompt``    UserPromptSubmit            prints what is recalled for the prompt (≤ the
+                                               recall budget) as context
+``stop``           Stop, SessionEnd            imports the session's transcript (what is new)
+                                               and runs ``Memory.tick`` when memstrata has it
+``codex-notify``   Codex ``notify`` program    the same as ``stop``, for Codex without hooks
+=================  ==========================  ==============================================
+
+The harness sends a JSON object on stdin (Claude Code and Codex use the same fields):
+``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, and ``prompt`` for
+UserPromptSubmit. Context goes back on stdout as
+``{"hookSpecificOutput": {"hookEventName": …, "additionalContext": …}}``, which both read.
+
+Whatever goes wrong (no workspace, bad JSON, a missing transcript, a held lock), a hook prints
+one line to stderr and its command exits 0: a memory that fails must not stop the agent.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memstrata.context.compile import Context, ContextItem, pack, recall_line
+from memstrata.errors import InputError
+from memstrata.hooks.codex import codex_home, find_rollout
+from memstrata.memory import Memory
+from memstrata.raw.importers import FORMATS
+from memstrata.workspace.layout import find_workspace
+
+#: Harnesses whose transcripts ``stop`` imports: one per transcript format memstrata reads.
+HARNESSES: tuple[str, ...] = FORMATS
+
+#: Reads give up on a workspace lock held this long (a long upkeep run) instead of stalling a turn.
+READ_LOCK_TIMEOUT_S = 2.0
+
+#: How long to wait for a harness to finish writing the payload before going on without it.
+STDIN_TIMEOUT_S = 2.0
+
+#: What Claude Code injects whole from one hook (reported, not documented); past it the model gets
+#: a preview and a file path. We do not cut there: a longer context is printed, with a note.
+HARNESS_OUTPUT_CHARS = 10_000
+
+PREAMBLE = (
+    "Long-term memory (memstrata): your rules and the index of topics you know about. "
+    "For more, call the memstrata MCP tools: recall (a question), get_topic (an index id), "
+    "search (also past sessions); use remember or log for what should last.\n"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HookResult:
+    """What a hook prints: ``stdout`` for the harness, ``message`` (one line) for stderr."""
+
+    stdout: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HookOptions:
+    """The command-line options of the hooks (each hook reads the ones it needs)."""
+
+    harness: str = "claude-code"
+    agent: str | None = None
+    prompt: str | None = None
+    plain: bool = False
+
+
+def run_hook(
+    name: str,
+    raw_payload: str,
+    *,
+    workspace: Path | None = None,
+    options: HookOptions | None = None,
+) -> HookResult:
+    """Run hook ``name`` on a payload; every failure becomes a one-line message, never a raise."""
+    try:
+        hook = HOOKS.get(name)
+        if hook is None:
+            raise InputError(f"unknown hook {name!r}; expected one of {', '.join(HOOKS)}")
+        payload = read_payload(raw_payload)
+        if name == "codex-notify" and payload.get("type") != "agent-turn-complete":
+            return HookResult()  # Codex notifies about a finished turn; nothing else is ours
+        with open_memory(workspace, payload) as memory:
+            return hook(memory, payload, options or HookOptions())
+    except Exception as error:  # the one place any failure becomes a line
+        return HookResult("", f"memstrata {name} hook: {_one_line(error)}")
+
+
+def _session_start(memory: Memory, payload: dict[str, Any], options: HookOptions) -> HookResult:
+    memory.lock.timeout_s = READ_LOCK_TIMEOUT_S
+    text = session_context(memory)
+    note = ""
+    if len(text) > HARNESS_OUTPUT_CHARS:
+        note = (
+            f"memstrata session-start hook: the context is {len(text)} characters; "
+            f"a harness may show only a preview past {HARNESS_OUTPUT_CHARS}"
+        )
+    return HookResult(_as_output("SessionStart", text, options.plain), note)
+
+
+def _user_prompt(memory: Memory, payload: dict[str, Any], options: HookOptions) -> HookResult:
+    memory.lock.timeout_s = READ_LOCK_TIMEOUT_S
+    asked = options.prompt if options.prompt is not None else payload.get("prompt")
+    text = prompt_context(memory, asked if isinstance(asked, str) else "")
+    return HookResult(_as_output("UserPromptSubmit", text, options.plain))
+
+
+def _stop(memory: Memory, payload: dict[str, Any], options: HookOptions) -> HookResult:
+    return HookResult("", finish_turn(memory, payload, options.harness, options.agent))
+
+
+def _codex_notify(memory: Memory, payload: dict[str, Any], options: HookOptions) -> HookResult:
+    return HookResult("", finish_turn(memory, payload, "codex", options.agent))
+
+
+HOOKS: dict[str, Callable[[Memory, dict[str, Any], HookOptions], HookResult]] = {
+    "session-start": _session_start,
+    "user-prompt": _user_prompt,
+    "stop": _stop,
+    "codex-notify": _codex_notify,
+}
+
+
+# -- the payload and the workspace -------------------------------------------------------------
+
+
+def read_payload(raw: str) -> dict[str, Any]:
+    """The harness's JSON object; empty input is an empty payload."""
+    if not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise InputError(f"the hook payload on stdin is not JSON ({error.msg})") from None
+    if not isinstance(value, dict):
+        raise InputError("the hook payload on stdin is not a JSON object")
+    return value
+
+
+def read_stdin(timeout_s: float = STDIN_TIMEOUT_S) -> str:
+    """Everything on stdin, waiting at most ``timeout_s`` for a harness that keeps it open."""
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        return ""
+    if os.name == "nt":  # select() takes sockets only there: read to the end
+        return stream.read()
+    import select
+
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout_s
+    try:
+        fd = stream.fileno()
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                break
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except (OSError, ValueError):
+        pass  # what could not be read is missing from the payload, and the hook will say so
+    return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def open_memory(workspace: Path | None, payload: dict[str, Any]) -> Memory:
+    """``--workspace``, else ``$MEMSTRATA_WORKSPACE``, else the nearest above the payload's cwd."""
+    cwd = payload.get("cwd")
+    start = Path(cwd) if isinstance(cwd, str) and cwd and Path(cwd).is_dir() else None
+    return Memory(find_workspace(workspace, start=start).root)
+
+
+def default_agent(harness: str) -> str:
+    """``<harness>:<login name>:main``."""
+    try:
+        account = getpass.getuser()
+    except (KeyError, OSError):
+        account = ""
+    account = re.sub(r"[^a-z0-9._-]+", "-", account.lower()).strip("-") or "default"
+    return f"{harness}:{account}:main"
+
+
+# -- the hooks -------------------------------------------------------------------------------
+
+
+def session_context(memory: Memory) -> str:
+    """The Rules and the Index (no query), within their budgets; empty when both are."""
+    text = memory.context(None).text
+    return PREAMBLE + text if text.strip() else ""
+
+
+def prompt_context(memory: Memory, prompt: str) -> str:
+    """What is recalled for ``prompt``, packed into the recall budget; empty when nothing is."""
+    if not prompt.strip():
+        return ""
+    items = [
+        ContextItem("recall", item.source, recall_line(item))
+        for item in memory.recall(prompt).items
+    ]
+    channel = pack("recall", items, memory.config.budgets.recall_bytes)
+    return Context((channel,)).text if channel.items else ""
+
+
+def finish_turn(
+    memory: Memory, payload: dict[str, Any], harness: str, agent: str | None = None
+) -> str:
+    """Import the session's transcript, then ``tick``; returns a one-line note ('' when fine)."""
+    if harness not in HARNESSES:
+        raise InputError(f"unknown harness {harness!r}; expected one of {', '.join(HARNESSES)}")
+    note = ""
+    try:
+        transcript = transcript_of(payload, harness)
+        files = [transcript, *_subagent_files(transcript)]
+        report = memory.ingest(files, harness, agent or default_agent(harness))
+        if report.problems:
+            note = (
+                f"memstrata stop hook: {len(report.problems)} lines of {transcript.name} "
+                f"not imported (first: {report.problems[0]})"
+            )
+    except Exception as error:  # still tick, then report it
+        note = f"memstrata stop hook: {_one_line(error)}"
+    tick = getattr(memory, "tick", None)  # Memory.tick: the zero-resident upkeep, when present
+    if callable(tick):
+        tick()
+    return note
+
+
+def transcript_of(payload: dict[str, Any], harness: str) -> Path:
+    """The transcript a payload names (for Codex, else found by its session or thread id)."""
+    named = payload.get("transcript_path")
+    if isinstance(named, str) and named:
+        path = Path(named).expanduser()
+        if not path.is_file():
+            raise InputError(f"{path}: no such transcript")
+        return path
+    if harness == "codex":
+        thread = payload.get("session_id") or payload.get("thread-id")
+        if isinstance(thread, str) and thread:
+            found = find_rollout(thread)
+            if found is not None:
+                return found
+            raise InputError(f"no Codex rollout for thread {thread} under {codex_home()}")
+    raise InputError("the hook payload names no transcript_path")
+
+
+def _subagent_files(transcript: Path) -> list[Path]:
+    """Claude Code 2.1 writes a session's subagents to ``<session>/subagents/agent-*.jsonl``."""
+    return sorted((transcript.with_suffix("") / "subagents").glob("agent-*.jsonl"))
+
+
+def _as_output(event: str, text: str, plain: bool) -> str:
+    if not text:
+        return ""
+    if plain:
+        return text if text.endswith("\n") else text + "\n"
+    output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    return json.dumps(output, ensure_ascii=False) + "\n"
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 300 else text[:299] + "…"

@@ -1,0 +1,324 @@
+"""Installing into Claude Code's settings.json merges, never clobbers, and undoes cleanly."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memstrata.errors import InputError, ParseError
+from memstrata.hooks import BACKUP_SUFFIX, HOOK_NAMES, is_our_command, our_hooks
+from memstrata.hooks.claude_code import install, uninstall
+from memstrata.hooks.run import HOOKS
+
+from ..cli.process import run
+
+#: A settings.json as Claude Code writes it (2-space JSON), with the user's own hooks and keys.
+USER_SETTINGS = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(git status)"], "deny": []},
+    "env": {"TEAM": "billing"},
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/check-bash.sh"}]}
+        ],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "date -u", "timeout": 5}]}],
+        "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+}
+
+EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "project"
+    (folder / ".claude").mkdir(parents=True)
+    return folder
+
+
+@pytest.fixture
+def settings(project: Path) -> Path:
+    path = project / ".claude" / "settings.json"
+    path.write_text(json.dumps(USER_SETTINGS, indent=2) + "\n")
+    return path
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def test_install_adds_one_hook_per_event_and_keeps_the_users_hooks_and_keys(
+    workspace: Path, project: Path, settings: Path
+):
+    install(workspace, "project", project_dir=project)
+
+    installed = load(settings)
+    assert {key: installed[key] for key in ("model", "permissions", "env")} == {
+        key: USER_SETTINGS[key] for key in ("model", "permissions", "env")
+    }
+    assert installed["hooks"]["PreToolUse"] == USER_SETTINGS["hooks"]["PreToolUse"]
+    assert (
+        installed["hooks"]["UserPromptSubmit"][0] == USER_SETTINGS["hooks"]["UserPromptSubmit"][0]
+    )
+    assert installed["hooks"]["Stop"][0] == USER_SETTINGS["hooks"]["Stop"][0]
+    assert sorted(event for event, _ in our_hooks(installed)) == sorted(EVENTS)
+    commands = dict(our_hooks(installed))
+    assert commands["UserPromptSubmit"].endswith(f"--workspace {workspace} hook user-prompt")
+
+
+def test_the_users_events_keep_their_order_and_ours_follow(
+    workspace: Path, project: Path, settings: Path
+):
+    install(workspace, "project", project_dir=project)
+
+    assert list(load(settings)["hooks"]) == [
+        "PreToolUse",
+        "UserPromptSubmit",
+        "Stop",
+        "SessionStart",
+        "SessionEnd",
+    ]
+    assert not settings.with_name(settings.name + BACKUP_SUFFIX).exists()
+
+
+def test_uninstall_after_install_restores_the_file_byte_for_byte(
+    workspace: Path, project: Path, settings: Path
+):
+    original = settings.read_bytes()
+    install(workspace, "project", project_dir=project)
+    assert settings.read_bytes() != original
+
+    uninstall("project", project_dir=project)
+
+    assert settings.read_bytes() == original
+
+
+def test_installing_twice_adds_nothing(workspace: Path, project: Path, settings: Path):
+    install(workspace, "project", project_dir=project)
+    first = settings.read_bytes()
+    mcp_first = (project / ".mcp.json").read_bytes()
+
+    again = install(workspace, "project", project_dir=project)
+
+    assert not any(change.changed for change in again)
+    assert settings.read_bytes() == first
+    assert (project / ".mcp.json").read_bytes() == mcp_first
+
+
+def test_installing_from_another_path_updates_our_entries_in_place(
+    workspace: Path, project: Path, settings: Path
+):
+    install(workspace, "project", project_dir=project, program=["/old/venv/bin/memstrata"])
+    install(workspace, "project", project_dir=project)
+
+    installed = load(settings)
+    assert len(our_hooks(installed)) == len(EVENTS)
+    assert not any("/old/venv" in command for _, command in our_hooks(installed))
+    server = load(project / ".mcp.json")["mcpServers"]["memstrata"]
+    assert server["command"] != "/old/venv/bin/memstrata"
+
+
+def test_uninstall_removes_only_our_handlers_even_inside_a_shared_group(
+    workspace: Path, project: Path, settings: Path
+):
+    install(workspace, "project", project_dir=project)
+    data = load(settings)
+    ours = data["hooks"]["UserPromptSubmit"][1]["hooks"][0]
+    data["hooks"]["UserPromptSubmit"][0]["hooks"].append(ours)  # a hand-merged group
+    data["hooks"]["UserPromptSubmit"].pop(1)
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+
+    uninstall("project", project_dir=project)
+
+    assert load(settings) == USER_SETTINGS
+
+
+def test_dry_run_writes_nothing_and_shows_the_diff(workspace: Path, project: Path):
+    changes = install(workspace, "project", project_dir=project, dry_run=True)
+
+    assert not (project / ".claude" / "settings.json").exists()
+    assert not (project / ".mcp.json").exists()
+    assert [change.path.name for change in changes if change.changed] == [
+        "settings.json",
+        ".mcp.json",
+    ]
+    assert '+    "SessionStart": [' in changes[0].diff()
+
+
+def test_dry_run_uninstall_writes_nothing(workspace: Path, project: Path, settings: Path):
+    install(workspace, "project", project_dir=project)
+    before = settings.read_bytes()
+
+    changes = uninstall("project", project_dir=project, dry_run=True)
+
+    assert any(change.changed for change in changes)
+    assert settings.read_bytes() == before
+    assert (project / ".mcp.json").exists()
+
+
+def test_the_mcp_server_goes_into_the_projects_mcp_json(workspace: Path, project: Path):
+    mcp = project / ".mcp.json"
+    mcp.write_text(json.dumps({"mcpServers": {"other": {"command": "other-mcp"}}}, indent=2))
+
+    install(workspace, "project", project_dir=project)
+
+    servers = load(mcp)["mcpServers"]
+    assert servers["other"] == {"command": "other-mcp"}
+    assert servers["memstrata"]["type"] == "stdio"
+    assert servers["memstrata"]["args"] == ["--workspace", str(workspace), "mcp"]
+    uninstall("project", project_dir=project)
+    assert load(mcp) == {"mcpServers": {"other": {"command": "other-mcp"}}}
+
+
+def test_files_that_held_only_ours_are_removed_on_uninstall(workspace: Path, project: Path):
+    install(workspace, "project", project_dir=project)
+
+    uninstall("project", project_dir=project)
+
+    assert not (project / ".claude" / "settings.json").exists()
+    assert not (project / ".mcp.json").exists()
+
+
+def test_user_scope_writes_home_settings_and_the_mcp_server_into_claude_json(
+    workspace: Path, tmp_path: Path
+):
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    state = {"numStartups": 12, "projects": {"/repo": {"allowedTools": []}}, "userID": "abc"}
+    (home / ".claude.json").write_text(json.dumps(state, indent=2))
+    original = (home / ".claude.json").read_bytes()
+
+    install(workspace, "user", home=home)
+
+    assert sorted(event for event, _ in our_hooks(load(home / ".claude" / "settings.json"))) == (
+        sorted(EVENTS)
+    )
+    claude_json = load(home / ".claude.json")
+    assert {key: claude_json[key] for key in state} == state
+    assert claude_json["mcpServers"]["memstrata"]["args"][-1] == "mcp"
+    uninstall("user", home=home)
+    assert (home / ".claude.json").read_bytes() == original
+
+
+def test_an_unrelated_server_named_memstrata_is_refused_and_left_as_it_is(
+    workspace: Path, project: Path
+):
+    mcp = project / ".mcp.json"
+    mcp.write_text('{"mcpServers": {"memstrata": {"command": "node", "args": ["x.js"]}}}')
+
+    with pytest.raises(InputError, match="does not run memstrata"):
+        install(workspace, "project", project_dir=project)
+
+    assert mcp.read_text() == '{"mcpServers": {"memstrata": {"command": "node", "args": ["x.js"]}}}'
+    assert not (project / ".claude" / "settings.json").exists()
+
+
+def test_another_formatting_is_kept_in_a_backup_before_the_file_is_rewritten(
+    workspace: Path, project: Path
+):
+    settings = project / ".claude" / "settings.json"
+    compact = json.dumps(USER_SETTINGS)  # one line: we cannot keep that layout
+    settings.write_text(compact)
+
+    install(workspace, "project", project_dir=project)
+
+    assert settings.with_name(settings.name + BACKUP_SUFFIX).read_text() == compact
+    uninstall("project", project_dir=project)
+    assert load(settings) == USER_SETTINGS
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('{\n  "model": "opus",\n  "hooks": {\n}}}\n', "settings.json:4: not valid JSON"),
+        ('{"hooks": []}', "'hooks' is not a JSON object"),
+        ('{"hooks": {"Stop": {"command": "x"}}}', "hooks.Stop is not a list"),
+        ("[1, 2]", "expected a JSON object"),
+    ],
+)
+def test_a_malformed_settings_json_is_a_one_line_error_and_the_file_is_untouched(
+    workspace: Path, project: Path, text: str, problem: str
+):
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(text)
+
+    result = run(
+        "--workspace",
+        str(workspace),
+        "hooks",
+        "install",
+        "claude-code",
+        "--project-dir",
+        str(project),
+    )
+
+    assert result.returncode == 1
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert problem in result.stderr
+    assert settings.read_text() == text
+    assert not (project / ".mcp.json").exists()
+
+
+def test_a_malformed_settings_json_raises_a_parse_error_naming_file_and_line(
+    workspace: Path, project: Path
+):
+    (project / ".claude" / "settings.json").write_text('{\n  "hooks": {,}\n}\n')
+
+    with pytest.raises(ParseError) as raised:
+        install(workspace, "project", project_dir=project)
+
+    assert raised.value.line == 2
+    assert raised.value.path.endswith("settings.json")
+
+
+def test_the_cli_install_reports_each_file_and_a_second_run_reports_unchanged(
+    workspace: Path, project: Path
+):
+    base = ("--workspace", str(workspace), "hooks", "install", "claude-code")
+
+    first = run(*base, "--project-dir", str(project))
+    second = run(*base, "--project-dir", str(project))
+
+    assert first.returncode == 0, first.stderr
+    assert f"wrote {project / '.claude' / 'settings.json'}" in first.stdout
+    assert f"wrote {project / '.mcp.json'}" in first.stdout
+    assert second.stdout.count("unchanged") == 2
+
+
+def test_hooks_print_shows_the_commands_for_claude_code(workspace: Path):
+    result = run("--workspace", str(workspace), "hooks", "print", "claude-code")
+
+    assert result.returncode == 0, result.stderr
+    assert f"--workspace {workspace} hook user-prompt" in result.stdout
+    assert "claude mcp add --scope user memstrata --" in result.stdout
+
+
+def test_every_hooks_command_has_help_that_ends_with_an_example():
+    from memstrata.cli.hooks import COMMANDS
+
+    for group in COMMANDS:
+        for command in [group, *group.commands.values()]:
+            last = command.help.strip().splitlines()[-1].strip()
+            assert last.startswith("Example: "), command.name
+
+
+@pytest.mark.parametrize(
+    ("command", "ours"),
+    [
+        ("/home/me/.venv/bin/memstrata --workspace /home/me/mem hook user-prompt", True),
+        ("memstrata hook stop --harness codex", True),
+        ("'/opt/my tools/memstrata' --workspace '/srv/agent memory' hook session-start", True),
+        ("/usr/bin/python3 -m memstrata --workspace /w hook stop", True),
+        ("memstrata --workspace /w search cortado", False),
+        ("~/bin/check-bash.sh hook stop", False),
+        ("python3 my_hook.py --workspace /home/me/memstrata hook stop", False),
+        ("echo 'unbalanced", False),
+        ("", False),
+    ],
+)
+def test_our_commands_are_known_by_what_they_run_not_by_where_memstrata_lives(command, ours):
+    assert is_our_command(command) is ours
+
+
+def test_every_hook_name_the_installer_knows_is_a_hook_that_runs():
+    assert set(HOOK_NAMES) == set(HOOKS)
