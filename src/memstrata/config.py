@@ -72,6 +72,13 @@ class RawConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class EmbeddingsConfig:
+    #: use-multilingual (offline, default), e5-small (offline, slower), hashing,
+    #: openai:<model>@<base url> (any OpenAI-compatible /v1/embeddings), or none
+    model: str = "use-multilingual"
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration; ``Config()`` is the documented default."""
 
@@ -83,6 +90,7 @@ class Config:
     recall: RecallConfig = field(default_factory=RecallConfig)
     dedup: DedupConfig = field(default_factory=DedupConfig)
     raw: RawConfig = field(default_factory=RawConfig)
+    embeddings: EmbeddingsConfig = field(default_factory=EmbeddingsConfig)
 
 
 def load_config(path: Path) -> Config:

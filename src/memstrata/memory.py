@@ -39,7 +39,7 @@ from memstrata.raw.ingest import IngestReport, collect_files, ingest_files
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import AccessLog
 from memstrata.recall.fusion import reciprocal_rank_fusion
-from memstrata.recall.hybrid import RecallFilters, recall_items
+from memstrata.recall.hybrid import RecallFilters, SemanticArm, recall_items
 from memstrata.recall.lexical import search_journal, search_topics
 from memstrata.recall.temporal import parse_since
 from memstrata.redaction import redact_secrets
@@ -62,6 +62,9 @@ if TYPE_CHECKING:
     from memstrata.gate.admit import Gate
     from memstrata.gate.rulings import Keep
     from memstrata.gate.verdicts import Verdict
+    from memstrata.providers.embedder import Embedder
+    from memstrata.recall.semantic import VectorIndex
+    from memstrata.recall.turns import RankedTurn
 
 
 @dataclass(slots=True)
@@ -98,6 +101,7 @@ class Memory:
         *,
         clock: Clock = system_now,
         config: Config | None = None,
+        embeddings: bool = True,
     ) -> None:
         self.workspace = find_workspace(Path(path) if path is not None else None)
         self.config = config or load_config(self.workspace.config_path)
@@ -108,6 +112,11 @@ class Memory:
         self._raw: RawStore | None = None
         #: True once we found the workspace cannot be written: reads still work from the files.
         self.read_only = False
+        #: False keeps the embedding model unloaded (hooks: a prompt must not wait ~1.5 s for it)
+        self.use_embeddings = embeddings
+        self.embedder_note = ""
+        self._embedder: Embedder | None = None
+        self._vector_cache: dict[tuple[str, str], tuple[tuple[object, ...], VectorIndex]] = {}
         self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
         self.access = AccessLog(self.workspace.state_dir / "access.db")
         self._gate: Gate | None = None
@@ -464,8 +473,147 @@ class Memory:
             search_journal(self.index.db, query, pool),
         ]
         if include_raw and self.workspace.raw_db.exists():
-            lists.append(self.raw.search(query, pool))
+            lists.append(self.search_raw(query, pool))
         return reciprocal_rank_fusion(lists, limit)
+
+    def search_raw(self, query: str, limit: int = 10) -> list[SearchHit]:
+        """Hybrid search over raw turns (see :mod:`memstrata.recall.turns`), labelled raw.
+
+        Lexical and semantic scores of each turn, its neighbours, its session's BM25 and the
+        time windows the query names; the hit's ``extra["arms"]`` says which arms found it.
+        """
+        from memstrata.recall.embedding import fill_turn_vectors
+        from memstrata.recall.sessions import score_sessions
+        from memstrata.recall.temporal import find_time_windows
+        from memstrata.recall.turns import TurnWeights, rank_turns
+
+        self._sync_raw_sessions()
+        embedder = self.embedder
+        vectors = query_vector = None
+        if embedder is not None:
+            if not self.read_only:
+                with self.lock.held():
+                    fill_turn_vectors(self.index.db, self.raw.db, embedder)
+            vectors = self._vectors("turn", embedder.name)
+            query_vector = embedder.embed([query], query=True)[0]
+        ranked = rank_turns(
+            self.raw.db,
+            query,
+            limit,
+            vectors=vectors,
+            query_vector=query_vector,
+            session_scores=score_sessions(self.index.db, query, TurnWeights().pool),
+            windows=find_time_windows(query, self.clock()),
+        )
+        return [hit for hit in (self._raw_hit(turn) for turn in ranked) if hit is not None]
+
+    def _raw_hit(self, ranked: RankedTurn) -> SearchHit | None:
+        session_id, _, index = ranked.source.rpartition("#")
+        row = self.raw.db.execute(
+            "SELECT t.role, t.time, t.text, s.agent, s.harness FROM turns t"
+            " JOIN sessions s ON s.id = t.session_id WHERE t.session_id = ? AND t.idx = ?",
+            (session_id, int(index)),
+        ).fetchone()
+        if row is None:
+            return None
+        return SearchHit(
+            stratum="raw",
+            source=ranked.source,
+            text=row["text"],
+            score=ranked.score,
+            time=row["time"],
+            title=row["role"],
+            extra={"agent": row["agent"], "harness": row["harness"], "arms": ",".join(ranked.arms)},
+        )
+
+    def _sync_raw_sessions(self) -> None:
+        """Refresh the session-level FTS documents when the raw store changed."""
+        from memstrata.recall.sessions import put_sessions
+        from memstrata.sqlite import immediate
+
+        if not self.workspace.raw_db.exists() or self.read_only:
+            return
+        stamp = _stamp(str(self.workspace.raw_dir), ("sessions.db", "sessions.db-wal"))
+        if self.index.get_meta("raw_stamp") == stamp:
+            return
+        with self.lock.held():
+            known = self.index.stamps("session:")
+            rows = self.raw.db.execute(
+                "SELECT session_id, COUNT(*) AS n, SUM(LENGTH(text)) AS size FROM turns"
+                " GROUP BY session_id"
+            ).fetchall()
+            changed = [
+                row["session_id"]
+                for row in rows
+                if known.get(f"session:{row['session_id']}") != f"{row['n']}:{row['size']}"
+            ]
+            with immediate(self.index.db):
+                for session_id in changed:
+                    text = "\n".join(turn.text for turn in self.raw.turns(session_id))
+                    put_sessions(self.index.db, [(session_id, text)])
+                for row in rows:
+                    self.index.db.execute(
+                        "INSERT INTO stamps VALUES (?, ?) ON CONFLICT (source) DO UPDATE"
+                        " SET stamp = excluded.stamp",
+                        (f"session:{row['session_id']}", f"{row['n']}:{row['size']}"),
+                    )
+            self.index.set_meta("raw_stamp", stamp)
+
+    # -- embeddings ----------------------------------------------------------------------------
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder for the semantic arm, loaded on first use; ``None`` when switched off.
+
+        A model that cannot load falls back to the hashing embedder, and
+        :attr:`embedder_note` says so (recall results carry the note).
+        """
+        if not self.use_embeddings or self.config.embeddings.model == "none":
+            return None
+        if self._embedder is None:
+            from memstrata.providers.cache import CachedEmbedder
+            from memstrata.providers.embedder import load_embedder
+
+            choice = load_embedder(self.config.embeddings.model)
+            self.embedder_note = choice.fallback_reason
+            embedder: Embedder = choice.embedder
+            if not self.read_only:
+                embedder = CachedEmbedder(embedder, self.workspace.state_dir / "embeddings.db")
+            self._embedder = embedder
+        return self._embedder
+
+    def _vectors(self, kind: str, embedder_name: str) -> VectorIndex:
+        """Vectors of one kind, loaded once and reloaded only when the table changed."""
+        from memstrata.recall.semantic import VectorIndex
+
+        version = self.index.db.execute(
+            "SELECT COUNT(*), MAX(rowid) FROM vectors WHERE kind = ? AND embedder = ?",
+            (kind, embedder_name),
+        ).fetchone()
+        key = (kind, embedder_name)
+        cached = self._vector_cache.get(key)
+        if cached is None or cached[0] != tuple(version):
+            cached = (tuple(version), VectorIndex.load(self.index.db, kind, embedder_name))
+            self._vector_cache[key] = cached
+        return cached[1]
+
+    def _semantic_arm(self) -> SemanticArm | None:
+        from memstrata.recall.embedding import fill_item_vectors
+
+        embedder = self.embedder
+        if embedder is None:
+            return None
+        if not self.read_only:
+            with self.lock.held():
+                fill_item_vectors(self.index.db, embedder)
+        topics = self._vectors("topic", embedder.name)
+        facts = self._vectors("fact", embedder.name)
+
+        def arm(query: str, limit: int) -> dict[str, float]:
+            vector = embedder.embed([query], query=True)[0]
+            return {**dict(topics.search(vector, limit)), **dict(facts.search(vector, limit))}
+
+        return arm
 
     def recall(
         self,
@@ -506,15 +654,20 @@ class Memory:
             query = query[:MAX_QUERY_CHARS]
             notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
         self.refresh()
+        semantic = self._semantic_arm()
+        if semantic is None:
+            notes.append("semantic arm off (embeddings disabled): lexical, entity and temporal")
+        elif self.embedder_note:
+            notes.append(self.embedder_note)
         items = recall_items(
             self.index.db,
             query,
             filters,
             now,
             self.access.get,
+            semantic=semantic,
             stale_days=self.config.recall.stale_after_days,
         )
-        notes.append("semantic arm off: no embedder configured; lexical, entity and temporal only")
         if record_access and items and not self.read_only:
             self.access.record([item.source for item in items], to_iso(now))
         if record_metric:

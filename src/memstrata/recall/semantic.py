@@ -15,18 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memstrata.index.db import VECTOR_SCHEMA
 from memstrata.providers.embedder import Vectors
-
-VECTOR_SCHEMA = """
-CREATE TABLE IF NOT EXISTS vectors (
-    kind TEXT NOT NULL,
-    ref TEXT NOT NULL,
-    embedder TEXT NOT NULL,
-    dim INTEGER NOT NULL,
-    vector BLOB NOT NULL,
-    PRIMARY KEY (kind, ref)
-)
-"""
 
 
 def ensure_vector_table(db: sqlite3.Connection) -> None:
@@ -92,3 +82,13 @@ class VectorIndex:
             return {}
         scores = self.matrix @ np.asarray(query, dtype=np.float32).reshape(-1)
         return dict(zip(self.refs, scores.tolist(), strict=True))
+
+
+def turn_passages(texts: Sequence[str], context: int) -> list[str]:
+    """The text to embed for each turn of one session: the turn after up to ``context`` turns
+    before it, so a short answer ("yes, last May!") carries what it answers.
+    """
+    return [
+        "\n".join(texts[max(0, i - context) : i + 1]) if context else text
+        for i, text in enumerate(texts)
+    ]

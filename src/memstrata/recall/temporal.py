@@ -203,4 +203,3 @@ def _looks_like_month(match: re.Match[str]) -> bool:
 def _add_months(moment: datetime, months: int) -> datetime:
     index = moment.year * 12 + moment.month - 1 + months
     return moment.replace(year=index // 12, month=index % 12 + 1, day=1)
-

@@ -1,0 +1,133 @@
+"""Retrieval benchmark: memstrata's hybrid search beside a plain SQLite FTS5 baseline.
+
+    .venv/bin/python benchmarks/retrieval.py locomo [PATH] [--json]
+    .venv/bin/python benchmarks/retrieval.py longmemeval [PATH] [--json]
+    .venv/bin/python benchmarks/retrieval.py latency [--sizes 1000,10000,100000] [--json]
+
+PATH defaults to ``../shared/data/locomo/locomo_dev.json`` or
+``../shared/data/longmemeval/longmemeval_s_dev60.json.gz`` beside the repo. Each conversation
+(LoCoMo) or question (LongMemEval) gets a fresh workspace in a temporary folder; see
+``memstrata.bench`` for the protocols. ``--embed-cache FILE`` keeps embeddings between runs
+(content-addressed, per embedder); ``--embedder hashing`` or ``none`` for a quick run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from memstrata.bench.harness import run_benchmark, score_locomo, score_longmemeval
+from memstrata.bench.latency import measure_latency
+from memstrata.bench.locomo import load_locomo
+from memstrata.bench.longmemeval import load_longmemeval
+from memstrata.bench.report import LOCOMO_COLUMNS, LONGMEMEVAL_COLUMNS, render_table
+from memstrata.providers.cache import CachedEmbedder
+from memstrata.providers.embedder import DEFAULT_EMBEDDER, Embedder, load_embedder
+from memstrata.recall.turns import TurnWeights
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DEFAULT_PATHS = {
+    "locomo": DATA / "locomo" / "locomo_dev.json",
+    "longmemeval": DATA / "longmemeval" / "longmemeval_s_dev60.json.gz",
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("benchmark", choices=[*sorted(DEFAULT_PATHS), "latency"])
+    parser.add_argument("path", nargs="?", type=Path)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--embedder", default=DEFAULT_EMBEDDER, help="embedder spec or 'none'")
+    parser.add_argument("--embed-cache", type=Path, help="SQLite file caching embeddings")
+    parser.add_argument("--limit", type=int, help="only the first N corpora")
+    parser.add_argument("--weights", default="", help="e.g. lexical=1,neighbour=0.3,semantic=0.5")
+    parser.add_argument("--no-captions", action="store_true", help="LoCoMo: drop photo captions")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="latency: store sizes")
+    args = parser.parse_args()
+    if args.benchmark == "latency":
+        return _latency(args)
+
+    path = args.path or DEFAULT_PATHS[args.benchmark]
+    if args.benchmark == "locomo":
+        corpora = load_locomo(path, captions=not args.no_captions)[: args.limit]
+        scorer, columns = score_locomo, LOCOMO_COLUMNS
+    else:
+        corpora = load_longmemeval(path, args.limit)
+        scorer, columns = score_longmemeval, LONGMEMEVAL_COLUMNS
+
+    embedder: Embedder | None = None
+    fallback = ""
+    if args.embedder != "none":
+        choice = load_embedder(args.embedder)
+        embedder, fallback = choice.embedder, choice.fallback_reason
+        if args.embed_cache:
+            embedder = CachedEmbedder(embedder, args.embed_cache, cache_queries=False)
+    if fallback:
+        print(f"warning: {fallback}", file=sys.stderr)
+
+    started = time.perf_counter()
+    report = run_benchmark(
+        corpora, scorer, embedder, _weights(args.weights), on_corpus=_progress_bar()
+    )
+    report["meta"].update(
+        benchmark=args.benchmark,
+        path=str(path),
+        total_s=round(time.perf_counter() - started, 1),
+        embedder_fallback=fallback,
+    )
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(render_table(report, columns))
+    return 0
+
+
+def _latency(args: argparse.Namespace) -> int:
+    choice = load_embedder(args.embedder if args.embedder != "none" else "hashing")
+    if choice.fallback_reason:
+        print(f"warning: {choice.fallback_reason}", file=sys.stderr)
+    sizes = tuple(int(size) for size in args.sizes.split(","))
+    report = measure_latency(choice.embedder, sizes)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"embedder {report['embedder']}: {report['passages_per_s']} passages/s")
+    for size, row in report["sizes"].items():
+        print(
+            f"{int(size):>7} turns: query p50 {row['query_ms_p50']:.1f} ms,"
+            f" p95 {row['query_ms_p95']:.1f} ms (ingest {row['ingest_s']:.1f} s)"
+        )
+    print(f"peak RSS {report['peak_rss_mb']} MB")
+    return 0
+
+
+def _weights(text: str) -> TurnWeights:
+    values: dict[str, float] = {}
+    for part in filter(None, text.split(",")):
+        key, _, value = part.partition("=")
+        values[key.strip()] = float(value)
+    for whole in ("pool", "context"):
+        if whole in values:
+            values[whole] = int(values[whole])
+    return TurnWeights(**values)  # type: ignore[arg-type]
+
+
+def _progress_bar():
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        filled = int(30 * done / total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Any OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, Ollama, vLLM, llama.cpp server).
+
+Standard library only (``urllib``). The API key, when needed, is passed in by the caller (read
+from the environment by the CLI), never stored. Rows are re-normalised: not every server does.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+
+import numpy as np
+
+from memstrata.providers.embedder import Vectors, normalise_rows
+
+
+class EmbeddingEndpointError(RuntimeError):
+    """The endpoint failed or answered something that is not an embeddings response."""
+
+
+class OpenAIEmbedder:
+    """POST ``{base_url}/embeddings`` with ``{"model", "input"}``; batches of ``batch_size``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str = "",
+        dim: int | None = None,
+        timeout_s: float = 30.0,
+        batch_size: int = 64,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.timeout_s = timeout_s
+        self.batch_size = batch_size
+        self._dim = dim
+
+    @property
+    def name(self) -> str:
+        return f"openai:{self.model}"
+
+    @property
+    def dim(self) -> int:
+        """The vector size; asked of the endpoint once (embedding one word) when not given."""
+        if self._dim is None:
+            self._dim = int(self._post(["dimension probe"]).shape[1])
+        return self._dim
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        parts = [
+            self._post(list(texts[start : start + self.batch_size]))
+            for start in range(0, len(texts), self.batch_size)
+        ]
+        rows = np.vstack(parts)
+        self._dim = int(rows.shape[1])
+        return rows
+
+    def _post(self, batch: list[str]) -> Vectors:
+        body = json.dumps({"model": self.model, "input": batch}).encode("utf-8")
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(
+            f"{self.base_url}/embeddings", data=body, headers=headers, method="POST"
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+                payload = json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as error:
+            raise EmbeddingEndpointError(
+                f"{self.base_url}/embeddings: HTTP {error.code} {error.reason}"
+            ) from error
+        except (urllib.error.URLError, TimeoutError, OSError) as error:
+            raise EmbeddingEndpointError(f"{self.base_url}/embeddings: {error}") from error
+        except json.JSONDecodeError as error:
+            raise EmbeddingEndpointError(f"{self.base_url}/embeddings: not JSON") from error
+        try:
+            items = sorted(payload["data"], key=lambda item: item.get("index", 0))
+            rows = [item["embedding"] for item in items]
+        except (KeyError, TypeError, AttributeError) as error:
+            raise EmbeddingEndpointError(
+                f"{self.base_url}/embeddings: no 'data[].embedding' in the answer"
+            ) from error
+        if len(rows) != len(batch):
+            raise EmbeddingEndpointError(
+                f"{self.base_url}/embeddings: {len(rows)} vectors for {len(batch)} texts"
+            )
+        return normalise_rows(rows)

@@ -1,0 +1,101 @@
+"""Keeping the derived index's vectors in step with the items, lazily.
+
+Writes never wait for an embedding model: a topic, journal entry or imported turn is stored at
+once, and its vector is computed the next time semantic search needs it (or on ``rebuild`` /
+``tick``). Vectors are tagged with the embedder's name, so switching embedder re-embeds; the
+content-addressed cache (:mod:`memstrata.providers.cache`) makes a rebuild cheap.
+
+Refs: a topic by its id, a journal entry by ``memory/<day>.md#L<line>``, a raw turn by
+``<session id>#<index>`` — the same strings recall and search cite as sources.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+from memstrata.providers.embedder import Embedder
+from memstrata.recall.semantic import put_vectors, turn_passages
+from memstrata.sqlite import immediate
+
+BATCH = 256
+#: turns before a turn embedded with it (measured on LoCoMo and LongMemEval: 1 helps)
+TURN_CONTEXT = 1
+
+
+def fill_item_vectors(index: sqlite3.Connection, embedder: Embedder) -> int:
+    """Embed every topic summary and journal entry that has no vector from ``embedder``."""
+    topics = index.execute(
+        "SELECT id, title, summary FROM topics WHERE id NOT IN"
+        " (SELECT ref FROM vectors WHERE kind = 'topic' AND embedder = ?) ORDER BY id",
+        (embedder.name,),
+    ).fetchall()
+    entries = index.execute(
+        "SELECT source || '#L' || line AS ref, text FROM journal WHERE source || '#L' || line"
+        " NOT IN (SELECT ref FROM vectors WHERE kind = 'fact' AND embedder = ?)"
+        " ORDER BY source, line",
+        (embedder.name,),
+    ).fetchall()
+    done = _embed_into(
+        index,
+        embedder,
+        "topic",
+        [(row["id"], f"{row['title']}\n{row['summary']}") for row in topics],
+    )
+    done += _embed_into(index, embedder, "fact", [(row["ref"], row["text"]) for row in entries])
+    return done
+
+
+def fill_turn_vectors(
+    index: sqlite3.Connection, raw: sqlite3.Connection, embedder: Embedder
+) -> int:
+    """Embed every raw turn without a vector, each with the turn before it as context."""
+    have = {
+        row[0]
+        for row in index.execute(
+            "SELECT ref FROM vectors WHERE kind = 'turn' AND embedder = ?", (embedder.name,)
+        )
+    }
+    pending: list[tuple[str, str]] = []
+    done = 0
+    for session_id, turns in _sessions(raw):
+        refs = [f"{session_id}#{idx}" for idx, _ in turns]
+        if all(ref in have for ref in refs):
+            continue
+        passages = turn_passages([text for _, text in turns], TURN_CONTEXT)
+        pending += [
+            (ref, text) for ref, text in zip(refs, passages, strict=True) if ref not in have
+        ]
+        if len(pending) >= BATCH:
+            done += _embed_into(index, embedder, "turn", pending)
+            pending = []
+    return done + _embed_into(index, embedder, "turn", pending)
+
+
+def _sessions(raw: sqlite3.Connection) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+    current: str | None = None
+    turns: list[tuple[int, str]] = []
+    for row in raw.execute("SELECT session_id, idx, text FROM turns ORDER BY session_id, idx"):
+        if row[0] != current:
+            if current is not None:
+                yield current, turns
+            current, turns = row[0], []
+        turns.append((row[1], row[2]))
+    if current is not None:
+        yield current, turns
+
+
+def _embed_into(
+    index: sqlite3.Connection, embedder: Embedder, kind: str, items: list[tuple[str, str]]
+) -> int:
+    for start in range(0, len(items), BATCH):
+        chunk = items[start : start + BATCH]
+        rows = embedder.embed([text for _, text in chunk])
+        with immediate(index):
+            put_vectors(
+                index,
+                kind,
+                embedder.name,
+                ((ref, row) for (ref, _), row in zip(chunk, rows, strict=True)),
+            )
+    return len(items)

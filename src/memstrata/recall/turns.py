@@ -1,0 +1,178 @@
+"""Hybrid search over raw turns: content arms, then context arms, fused by weight.
+
+Content: lexical (FTS5 BM25) and semantic (cosine) scores, each min-max scaled over its own
+candidates (x̂; 0 for a non-candidate), combined as c(t) = w_lex · lex̂(t) + w_sem · coŝ(t).
+Context: a turn is often the answer to the turn before it (or is answered by the next one), and
+a question's words are often spread over one conversation, so
+
+    score(t) = c(t) + w_nb · max(c(t−1), c(t+1)) + w_ses · bm25̂(session(t)) + w_tmp · [t ∈ W]
+
+with bm25̂ the session-level BM25 (:mod:`memstrata.recall.sessions`) scaled over sessions and W
+the time windows the query names (:mod:`memstrata.recall.temporal`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memstrata.clock import parse_time
+from memstrata.providers.embedder import Vectors
+from memstrata.recall.fusion import normalise_scores, rank_items, weighted_score_fusion
+from memstrata.recall.lexical import score_turns
+from memstrata.recall.semantic import VectorIndex
+from memstrata.recall.temporal import TimeWindow
+
+
+@dataclass(frozen=True, slots=True)
+class TurnWeights:
+    """How much each arm counts, and how many candidates each arm contributes."""
+
+    lexical: float = 1.0
+    neighbour: float = 0.4
+    semantic: float = 0.3
+    pool: int = 200
+    #: how much a session's 2nd, 3rd … best turn add when sessions are ranked
+    session_decay: float = 0.5
+    #: a turn inherits this share of its session's (scaled) session-level BM25
+    session: float = 0.4
+    #: boost for a candidate whose time falls in a window named by the query
+    temporal: float = 0.3
+    #: turns before a turn embedded with it (see :func:`~memstrata.recall.semantic.turn_passages`)
+    context: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RankedTurn:
+    """A turn's place in a hybrid ranking: ``source`` is ``session#idx``."""
+
+    source: str
+    score: float
+    arms: tuple[str, ...]
+
+
+def rank_turns(
+    db: sqlite3.Connection,
+    query: str,
+    limit: int,
+    *,
+    vectors: VectorIndex | None = None,
+    query_vector: Vectors | None = None,
+    weights: TurnWeights | None = None,
+    session_scores: dict[str, float] | None = None,
+    windows: Sequence[TimeWindow] = (),
+    since: str = "",
+    until: str = "",
+) -> list[RankedTurn]:
+    """The ``limit`` best turns for ``query`` in the raw store ``db``, best first."""
+    weights = weights or TurnWeights()
+    arms: dict[str, dict[str, float]] = {}
+    arms["lexical"] = normalise_scores(score_turns(db, query, weights.pool, since, until))
+    if vectors is not None and query_vector is not None and len(vectors) and weights.semantic:
+        # time bounds for the semantic arm are applied by the caller's vector selection
+        arms["semantic"] = normalise_scores(dict(vectors.search(query_vector, weights.pool)))
+    content = weighted_score_fusion(
+        arms, {"lexical": weights.lexical, "semantic": weights.semantic}
+    )
+    if weights.neighbour:
+        arms["neighbour"] = _existing(db, _neighbour_scores(content))
+    if session_scores and weights.session:
+        arms["session"] = _session_prior(arms, normalise_scores(session_scores))
+    if windows and weights.temporal:
+        arms["temporal"] = _in_windows(db, arms, windows)
+    fused = dict(content)
+    for arm in ("neighbour", "session", "temporal"):
+        weight = getattr(weights, arm)
+        for source, score in arms.get(arm, {}).items():
+            fused[source] = fused.get(source, 0.0) + weight * score
+    ranked = rank_items(fused, limit)
+    return [
+        RankedTurn(
+            source,
+            round(fused[source], 6),
+            tuple(arm for arm, scores in arms.items() if scores.get(source, 0.0) > 0.0),
+        )
+        for source in ranked
+    ]
+
+
+def _session_prior(
+    arms: dict[str, dict[str, float]], sessions: dict[str, float]
+) -> dict[str, float]:
+    """Every candidate turn found by another arm gets its session's scaled score."""
+    candidates = {source for scores in arms.values() for source in scores}
+    prior = {}
+    for source in candidates:
+        score = sessions.get(source.rpartition("#")[0], 0.0)
+        if score > 0.0:
+            prior[source] = score
+    return prior
+
+
+def _in_windows(
+    db: sqlite3.Connection, arms: dict[str, dict[str, float]], windows: Sequence[TimeWindow]
+) -> dict[str, float]:
+    """Candidates (found by another arm) whose turn time lies in one of ``windows``."""
+    candidates = sorted({source for scores in arms.values() for source in scores})
+    rows = db.execute(
+        """
+        SELECT t.session_id, t.idx, t.time FROM json_each(?) AS j JOIN turns t
+        ON t.session_id = json_extract(j.value, '$[0]') AND t.idx = json_extract(j.value, '$[1]')
+        """,
+        (json.dumps([[s, int(i)] for s, _, i in (c.rpartition("#") for c in candidates)]),),
+    )
+    inside = {}
+    for session, index, time in rows:
+        moment = parse_time(time)
+        if moment is not None and any(window.contains(moment) for window in windows):
+            inside[f"{session}#{index}"] = 1.0
+    return inside
+
+
+def _existing(db: sqlite3.Connection, scores: dict[str, float]) -> dict[str, float]:
+    """Keep only the sources that name a stored turn."""
+    pairs = [source.rpartition("#") for source in scores]
+    rows = db.execute(
+        """
+        SELECT t.session_id, t.idx FROM json_each(?) AS j JOIN turns t
+        ON t.session_id = json_extract(j.value, '$[0]') AND t.idx = json_extract(j.value, '$[1]')
+        """,
+        (json.dumps([[session, int(index)] for session, _, index in pairs]),),
+    )
+    found = {f"{session}#{index}" for session, index in rows}
+    return {source: score for source, score in scores.items() if source in found}
+
+
+def _neighbour_scores(lexical: dict[str, float]) -> dict[str, float]:
+    """Each turn next to a lexical candidate gets that candidate's (best) score."""
+    result: dict[str, float] = {}
+    for source, score in lexical.items():
+        session, _, index = source.rpartition("#")
+        position = int(index)
+        for other in (position - 1, position + 1):
+            key = f"{session}#{other}"
+            if score > result.get(key, 0.0):
+                result[key] = score
+    return result
+
+
+def rank_sessions(
+    turns: list[RankedTurn], decay: float, session_scores: dict[str, float] | None = None
+) -> list[tuple[str, float]]:
+    """Sessions ranked by their turns and, when given, their own session-level BM25.
+
+    score(s) = Σ_i decay^i · score(turn_i) (best turn first) + bm25̂(s), with bm25̂ the session
+    BM25 min-max scaled; a session whose several turns match outranks one lucky turn.
+    """
+    by_session: dict[str, list[float]] = {}
+    for turn in turns:
+        by_session.setdefault(turn.source.rpartition("#")[0], []).append(turn.score)
+    scores = {
+        session: sum(score * decay**i for i, score in enumerate(sorted(values, reverse=True)))
+        for session, values in by_session.items()
+    }
+    for session, score in normalise_scores(session_scores or {}).items():
+        scores[session] = scores.get(session, 0.0) + score
+    return [(session, scores[session]) for session in rank_items(scores)]

@@ -1,0 +1,78 @@
+"""The benchmark harness end to end on a slice of the shared data (hashing embedder: fast)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from memstrata.bench.harness import run_benchmark, score_locomo, score_longmemeval
+from memstrata.bench.locomo import _evidence_ids, load_locomo, parse_locomo_date
+from memstrata.bench.longmemeval import load_longmemeval, parse_longmemeval_date
+from memstrata.providers.hashing import HashingEmbedder
+from tests.conftest import REPO
+
+
+def test_locomo_dates_and_malformed_evidence_ids_are_normalised():
+    assert parse_locomo_date("1:56 pm on 8 May, 2023").isoformat() == "2023-05-08T13:56:00+00:00"
+    assert _evidence_ids(["D8:6; D9:17", "D:11:26", "D30:05"]) == {
+        "D8:6",
+        "D9:17",
+        "D11:26",
+        "D30:5",
+    }
+
+
+def test_longmemeval_dates_parse():
+    assert (
+        parse_longmemeval_date("2023/05/20 (Sat) 00:59").isoformat() == "2023-05-20T00:59:00+00:00"
+    )
+
+
+def test_locomo_run_reports_both_methods_per_category(shared_data):
+    corpora = load_locomo(shared_data / "locomo" / "locomo_dev.json")[:1]
+
+    report = run_benchmark(corpora, score_locomo, HashingEmbedder(64))
+
+    for method in ("memstrata", "fts5"):
+        assert {"all", "1", "2", "4", "1-4"} <= set(report[method])
+        assert 0.0 <= report[method]["all"]["recall@10"] <= 1.0
+        assert report[method]["all"]["n"] == report["meta"]["questions"]
+        assert report[method]["timings"]["queries"] == report["meta"]["questions"]
+    # the baseline follows the paper: on a whole conversation it finds a fair share
+    assert report["fts5"]["all"]["recall@20"] > 0.4
+
+
+def test_longmemeval_run_scores_sessions_and_turns(shared_data):
+    corpora = load_longmemeval(shared_data / "longmemeval" / "longmemeval_s_dev60.json.gz", 2)
+
+    report = run_benchmark(corpora, score_longmemeval, None)
+
+    block = report["memstrata"]["all"]
+    assert block["n"] == 2
+    for key in ("session_recall_all@5", "turn_recall_all@10", "turn_ndcg_any@10"):
+        assert 0.0 <= block[key] <= 1.0
+    assert not any(corpus.id.endswith("_abs") for corpus in corpora)
+
+
+def test_the_script_prints_one_json_object(shared_data):
+    result = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "retrieval.py"), "longmemeval",
+         "--limit", "1", "--embedder", "hashing", "--json"],
+        capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+
+    report = json.loads(result.stdout)
+    assert set(report) == {"memstrata", "fts5", "meta"}
+    assert report["meta"]["embedder"] == "hashing-256"
+
+
+def test_latency_run_reports_each_size_with_percentiles():
+    from memstrata.bench.latency import measure_latency
+
+    report = measure_latency(HashingEmbedder(32), (100, 200), queries=3)
+
+    assert set(report["sizes"]) == {"100", "200"}
+    assert report["sizes"]["200"]["turns"] == 200
+    assert report["sizes"]["200"]["query_ms_p50"] <= report["sizes"]["200"]["query_ms_p95"]
+    assert report["peak_rss_mb"] > 0

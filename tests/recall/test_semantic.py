@@ -1,0 +1,37 @@
+"""Vectors stored in SQLite and searched exactly."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from memstrata.providers.hashing import HashingEmbedder
+from memstrata.recall.semantic import VectorIndex, ensure_vector_table, put_vectors
+
+
+def test_vectors_round_trip_through_sqlite_and_rank_by_cosine(tmp_path):
+    embedder = HashingEmbedder(64)
+    texts = {"t#0": "deploy the billing service", "t#1": "coffee with oat milk"}
+    db = sqlite3.connect(tmp_path / "index.db")
+    ensure_vector_table(db)
+    put_vectors(
+        db, "turn", embedder.name, zip(texts, embedder.embed(list(texts.values())), strict=True)
+    )
+
+    index = VectorIndex.load(db, "turn", embedder.name)
+    hits = index.search(embedder.embed(["billing deploy"], query=True)[0], 2)
+
+    assert len(index) == 2
+    assert [ref for ref, _ in hits] == ["t#0", "t#1"]
+    assert hits[0][1] > hits[1][1]
+
+
+def test_vectors_of_another_embedder_are_ignored(tmp_path):
+    db = sqlite3.connect(tmp_path / "index.db")
+    ensure_vector_table(db)
+    put_vectors(db, "turn", "old-model", [("t#0", HashingEmbedder(8).embed(["x"])[0])])
+
+    assert len(VectorIndex.load(db, "turn", "new-model")) == 0
+    assert (
+        VectorIndex.load(db, "turn", "new-model").search(HashingEmbedder(8).embed(["x"])[0], 5)
+        == []
+    )

@@ -1,0 +1,123 @@
+"""Hybrid ranking of raw turns in a real raw store."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+from memstrata.model import Session, Turn
+from memstrata.providers.hashing import HashingEmbedder
+from memstrata.raw.store import RawStore
+from memstrata.recall.semantic import VectorIndex
+from memstrata.recall.sessions import ensure_session_table, put_sessions, score_sessions
+from memstrata.recall.temporal import find_time_windows
+from memstrata.recall.turns import TurnWeights, rank_sessions, rank_turns
+
+CHATS = {
+    "trip": ("2025-10-02T10:00:00Z", [
+        "Ann: Where did you go on holiday?",
+        "Bo: We went hiking in the Dolomites for a week.",
+        "Ann: Sounds lovely.",
+    ]),
+    "work": ("2025-11-20T10:00:00Z", [
+        "Bo: The billing service deploy failed again.",
+        "Ann: Roll back and page the on-call.",
+    ]),
+    "food": ("2025-11-25T10:00:00Z", [
+        "Ann: I tried the new ramen place on holiday street.",
+        "Bo: Was it any good?",
+    ]),
+}  # fmt: skip
+
+
+def _store(tmp_path) -> RawStore:
+    store = RawStore(tmp_path / "sessions.db")
+    for session_id, (when, lines) in CHATS.items():
+        session = Session(session_id, "test", "agent", when, when, "")
+        turns = [Turn(session_id, i, "user", when, text) for i, text in enumerate(lines)]
+        store.upsert(session, turns)
+    return store
+
+
+def test_the_answer_after_a_matching_question_is_found_through_its_neighbour(tmp_path):
+    store = _store(tmp_path)
+
+    ranked = rank_turns(store.db, "where did Ann go on holiday", 3, weights=TurnWeights())
+
+    sources = [turn.source for turn in ranked]
+    assert "trip#1" in sources
+    assert "neighbour" in next(turn for turn in ranked if turn.source == "trip#1").arms
+
+
+def test_neighbours_never_name_turns_that_do_not_exist(tmp_path):
+    store = _store(tmp_path)
+
+    ranked = rank_turns(store.db, "ramen", 10)
+
+    assert {turn.source for turn in ranked} <= {"food#0", "food#1"}
+
+
+def test_a_time_window_in_the_query_boosts_turns_inside_it(tmp_path):
+    store = _store(tmp_path)
+    now = datetime(2025, 11, 27, tzinfo=UTC)
+    query = "what happened on holiday this week"
+
+    plain = rank_turns(store.db, query, 5, weights=TurnWeights(neighbour=0.0, temporal=0.0))
+    boosted = rank_turns(
+        store.db,
+        query,
+        5,
+        weights=TurnWeights(neighbour=0.0, temporal=2.0),
+        windows=find_time_windows(query, now),
+    )
+
+    assert plain[0].source.startswith("trip#")
+    assert boosted[0].source == "food#0"
+    assert "temporal" in boosted[0].arms
+
+
+def test_the_semantic_arm_finds_turns_without_shared_words_in_the_lexical_list(tmp_path):
+    store = _store(tmp_path)
+    embedder = HashingEmbedder(64)
+    turns = [turn for sid in CHATS for turn in store.turns(sid)]
+    vectors = VectorIndex.from_rows(
+        [f"{t.session_id}#{t.index}" for t in turns], embedder.embed([t.text for t in turns])
+    )
+
+    ranked = rank_turns(
+        store.db,
+        "deployment",  # no FTS match: the hashing embedder shares trigrams with "deploy"
+        3,
+        vectors=vectors,
+        query_vector=embedder.embed(["deployment"], query=True)[0],
+    )
+
+    assert ranked[0].source == "work#0"
+    assert "semantic" in ranked[0].arms
+    assert "lexical" not in ranked[0].arms
+
+
+def test_sessions_rank_by_session_bm25_and_their_turns(tmp_path):
+    store = _store(tmp_path)
+    index = sqlite3.connect(tmp_path / "index.db")
+    ensure_session_table(index)
+    put_sessions(index, [(sid, "\n".join(lines)) for sid, (_, lines) in CHATS.items()])
+    query = "billing deploy rollback on-call"
+
+    session_scores = score_sessions(index, query, 10)
+    ranked = rank_turns(store.db, query, 10, session_scores=session_scores)
+    sessions = rank_sessions(ranked, 0.5, session_scores)
+
+    assert sessions[0][0] == "work"
+    assert all(turn.source.startswith("work#") for turn in ranked)
+
+
+def test_a_query_of_only_punctuation_finds_nothing(tmp_path):
+    assert rank_turns(_store(tmp_path).db, "?!", 5) == []
+
+
+def test_fts_syntax_and_huge_queries_are_searched_as_plain_words(tmp_path):
+    store = _store(tmp_path)
+
+    assert rank_turns(store.db, 'billing" OR NEAR(deploy *', 3)[0].source == "work#0"
+    assert len(rank_turns(store.db, "ramen " * 20_000, 3)) <= 3
