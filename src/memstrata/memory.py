@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     from memstrata.gate.verdicts import Verdict
     from memstrata.providers.embedder import Embedder
     from memstrata.recall.semantic import VectorIndex
-    from memstrata.recall.turns import RankedTurn
+    from memstrata.recall.turns import RankedTurn, TurnWeights
 
 
 @dataclass(slots=True)
@@ -102,6 +102,7 @@ class Memory:
         clock: Clock = system_now,
         config: Config | None = None,
         embeddings: bool = True,
+        embedder: Embedder | None = None,
     ) -> None:
         self.workspace = find_workspace(Path(path) if path is not None else None)
         self.config = config or load_config(self.workspace.config_path)
@@ -115,7 +116,8 @@ class Memory:
         #: False keeps the embedding model unloaded (hooks: a prompt must not wait ~1.5 s for it)
         self.use_embeddings = embeddings
         self.embedder_note = ""
-        self._embedder: Embedder | None = None
+        #: an embedder given here is used as is (benchmarks share one across workspaces)
+        self._embedder: Embedder | None = embedder
         self._vector_cache: dict[tuple[str, str], tuple[tuple[object, ...], VectorIndex]] = {}
         self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
         self.access = AccessLog(self.workspace.state_dir / "access.db")
@@ -482,30 +484,41 @@ class Memory:
         Lexical and semantic scores of each turn, its neighbours, its session's BM25 and the
         time windows the query names; the hit's ``extra["arms"]`` says which arms found it.
         """
+        ranked, _ = self.rank_raw(query, limit)
+        return [hit for hit in (self._raw_hit(turn) for turn in ranked) if hit is not None]
+
+    def rank_raw(
+        self, query: str, limit: int, weights: TurnWeights | None = None
+    ) -> tuple[list[RankedTurn], list[tuple[str, float]]]:
+        """Raw turns and raw sessions ranked for ``query`` (what ``search_raw`` and the
+        retrieval benchmarks use): ``(turns best first, [(session id, score)] best first)``."""
         from memstrata.recall.embedding import fill_turn_vectors
         from memstrata.recall.sessions import score_sessions
         from memstrata.recall.temporal import find_time_windows
-        from memstrata.recall.turns import TurnWeights, rank_turns
+        from memstrata.recall.turns import TurnWeights, rank_sessions, rank_turns
 
+        weights = weights or TurnWeights()
         self._sync_raw_sessions()
         embedder = self.embedder
         vectors = query_vector = None
         if embedder is not None:
             if not self.read_only:
                 with self.lock.held():
-                    fill_turn_vectors(self.index.db, self.raw.db, embedder)
+                    fill_turn_vectors(self.index.db, self.raw.db, embedder, weights.context)
             vectors = self._vectors("turn", embedder.name)
             query_vector = embedder.embed([query], query=True)[0]
-        ranked = rank_turns(
+        session_scores = score_sessions(self.index.db, query, weights.pool)
+        turns = rank_turns(
             self.raw.db,
             query,
             limit,
             vectors=vectors,
             query_vector=query_vector,
-            session_scores=score_sessions(self.index.db, query, TurnWeights().pool),
+            weights=weights,
+            session_scores=session_scores,
             windows=find_time_windows(query, self.clock()),
         )
-        return [hit for hit in (self._raw_hit(turn) for turn in ranked) if hit is not None]
+        return turns, rank_sessions(turns, weights.session_decay, session_scores)
 
     def _raw_hit(self, ranked: RankedTurn) -> SearchHit | None:
         session_id, _, index = ranked.source.rpartition("#")

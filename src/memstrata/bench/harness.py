@@ -1,9 +1,9 @@
 """Run a benchmark: per corpus a fresh workspace, memstrata and the FTS5 baseline side by side.
 
 For each corpus (a conversation, a question's haystack) the harness creates a workspace in a
-temporary folder, stores the sessions in its raw store with their real dates, embeds the turns
-into the derived index, and asks every question of memstrata's hybrid turn search and of the
-plain FTS5 baseline. Scores go into per-category tallies; timings are per method.
+temporary folder, stores the sessions in its raw store with their real dates, and asks every
+question of memstrata's own raw search (``Memory.rank_raw``, which embeds the turns lazily)
+and of the plain FTS5 baseline. Scores go into per-category tallies; timings are per method.
 """
 
 from __future__ import annotations
@@ -18,18 +18,9 @@ from typing import Any
 from memstrata.bench.corpus import Corpus, Question, ranked_keys
 from memstrata.bench.fts5 import Fts5Baseline
 from memstrata.bench.metrics import Tally, locomo_scores, longmemeval_scores, percentile
+from memstrata.memory import Memory
 from memstrata.providers.embedder import Embedder
-from memstrata.raw.store import RawStore
-from memstrata.recall.semantic import (
-    VectorIndex,
-    ensure_vector_table,
-    put_vectors,
-    turn_passages,
-)
-from memstrata.recall.sessions import ensure_session_table, put_sessions, score_sessions
-from memstrata.recall.temporal import find_time_windows
-from memstrata.recall.turns import TurnWeights, rank_sessions, rank_turns
-from memstrata.sqlite import connect, immediate
+from memstrata.recall.turns import TurnWeights
 from memstrata.workspace.layout import init_workspace
 
 DEPTH = 20
@@ -59,76 +50,34 @@ class MethodRun:
 
 
 class MemstrataRetriever:
-    """A fresh workspace holding one corpus, searched with memstrata's hybrid turn ranking."""
+    """A fresh workspace holding one corpus, searched through ``Memory.rank_raw``: the same
+    code path as ``memstrata search`` over raw turns (hybrid ranking, lazy turn vectors)."""
 
     name = "memstrata"
 
     def __init__(
         self, root: Path, corpus: Corpus, embedder: Embedder | None, weights: TurnWeights
     ) -> None:
-        workspace = init_workspace(root)
+        init_workspace(root)
         self.corpus = corpus
-        self.embedder = embedder
         self.weights = weights
-        self.store = RawStore(workspace.raw_db)
+        self.memory = Memory(root, embedder=embedder, embeddings=embedder is not None)
         for session, turns in corpus.sessions:
-            self.store.upsert(session, turns)
-        self.vectors: VectorIndex | None = None
-        self.index = connect(workspace.index_db)
-        ensure_session_table(self.index)
-        with immediate(self.index):
-            put_sessions(
-                self.index,
-                ((s.id, "\n".join(t.text for t in turns)) for s, turns in corpus.sessions),
-            )
-        if embedder is not None:
-            ensure_vector_table(self.index)
-            turns = [turn for _, session_turns in corpus.sessions for turn in session_turns]
-            passages = [
-                passage
-                for _, session_turns in corpus.sessions
-                for passage in turn_passages([t.text for t in session_turns], weights.context)
-            ]
-            rows = embedder.embed(passages)
-            with immediate(self.index):
-                put_vectors(
-                    self.index,
-                    "turn",
-                    embedder.name,
-                    (
-                        (f"{t.session_id}#{t.index}", row)
-                        for t, row in zip(turns, rows, strict=True)
-                    ),
-                )
-            self.vectors = VectorIndex.load(self.index, "turn", embedder.name)
+            self.memory.raw.upsert(session, turns)
+        # Index the sessions and embed every turn now, so query timings are queries only.
+        self.memory.rank_raw("warm up", 1, weights)
 
     def search(self, question: Question) -> dict[str, list[str]]:
-        windows = find_time_windows(question.text, question.now)
-        text = question.text
-        query_vector = None
-        if self.embedder is not None:
-            query_vector = self.embedder.embed([question.text], query=True)[0]
-        session_scores = score_sessions(self.index, text, self.weights.pool)
-        ranked = rank_turns(
-            self.store.db,
-            text,
-            TURN_POOL,
-            vectors=self.vectors,
-            query_vector=query_vector,
-            weights=self.weights,
-            session_scores=session_scores,
-            windows=windows,
-        )
-        sources = [item.source for item in ranked]
+        self.memory.clock = lambda: question.now
+        turns, sessions = self.memory.rank_raw(question.text, TURN_POOL, self.weights)
+        sources = [item.source for item in turns]
         result = {"turn": ranked_keys(sources, self.corpus.keys["turn"])[:DEPTH]}
         if "session" in self.corpus.levels:
-            sessions = rank_sessions(ranked, self.weights.session_decay, session_scores)
             result["session"] = [session for session, _ in sessions[:DEPTH]]
         return result
 
     def close(self) -> None:
-        self.store.close()
-        self.index.close()
+        self.memory.close()
 
 
 class BaselineRetriever:

@@ -47,7 +47,8 @@ def fill_item_vectors(index: sqlite3.Connection, embedder: Embedder) -> int:
 
 
 def fill_turn_vectors(
-    index: sqlite3.Connection, raw: sqlite3.Connection, embedder: Embedder
+    index: sqlite3.Connection, raw: sqlite3.Connection, embedder: Embedder,
+    context: int = TURN_CONTEXT,
 ) -> int:
     """Embed every raw turn without a vector, each with the turn before it as context."""
     have = {
@@ -62,7 +63,7 @@ def fill_turn_vectors(
         refs = [f"{session_id}#{idx}" for idx, _ in turns]
         if all(ref in have for ref in refs):
             continue
-        passages = turn_passages([text for _, text in turns], TURN_CONTEXT)
+        passages = turn_passages([text for _, text in turns], context)
         pending += [
             (ref, text) for ref, text in zip(refs, passages, strict=True) if ref not in have
         ]
