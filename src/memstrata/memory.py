@@ -62,6 +62,11 @@ if TYPE_CHECKING:
     from memstrata.gate.admit import Gate
     from memstrata.gate.rulings import Keep
     from memstrata.gate.verdicts import Verdict
+    from memstrata.maintain.ledger import LedgerRecord
+    from memstrata.maintain.report import GardenReport
+    from memstrata.maintain.snapshot import RestoreResult, SnapshotInfo
+    from memstrata.maintain.tick import TickReport
+    from memstrata.maintain.undo import UndoResult
     from memstrata.providers.embedder import Embedder
     from memstrata.recall.semantic import VectorIndex
     from memstrata.recall.turns import RankedTurn, TurnWeights
@@ -754,6 +759,59 @@ class Memory:
     def _metric(self, record: dict[str, object]) -> None:
         if not self.read_only:
             append_metric(self.metrics_path, record)
+
+    # -- upkeep --------------------------------------------------------------------------------
+
+    def garden(
+        self,
+        *,
+        mode: str = "propose",
+        max_mutations: int | None = None,
+        max_comparisons: int | None = None,
+        dry_run: bool = False,
+        skip: Sequence[str] = (),
+    ) -> GardenReport:
+        """Tend the wiki once (DESIGN.md §2 Garden); the report says what was done and proposed."""
+        from memstrata.maintain.gardener import run_garden
+
+        return run_garden(self, mode, max_mutations, max_comparisons, dry_run, self.clock(), skip)
+
+    def tick(self) -> TickReport:
+        """Run the upkeep that is due (idle flush, distill, garden); fast when nothing is."""
+        from memstrata.maintain.tick import run_tick
+
+        return run_tick(self, self.clock())
+
+    def ledger(self) -> list[LedgerRecord]:
+        """Every gardener step, oldest first (``memory/ledger.jsonl``)."""
+        from memstrata.maintain.ledger import read_ledger
+        from memstrata.maintain.state import GardenPaths
+
+        return read_ledger(GardenPaths(self.workspace).ledger)
+
+    def undo(self, step_id: str, *, dry_run: bool = False) -> UndoResult:
+        """Reverse one ledger step: its topics go back to their states before it."""
+        from memstrata.maintain.undo import undo_step
+
+        return undo_step(self, step_id, self.clock(), dry_run)
+
+    def snapshots(self) -> list[SnapshotInfo]:
+        """Snapshots of the canonical files and the raw database, oldest first."""
+        from memstrata.maintain.snapshot import list_snapshots
+
+        return list_snapshots(self.workspace)
+
+    def take_snapshot(self, reason: str = "taken by hand") -> SnapshotInfo:
+        """Copy the canonical files and the raw database (SQLite backup API) aside."""
+        from memstrata.maintain.snapshot import take_snapshot
+
+        return take_snapshot(self, reason, self.clock())
+
+    def restore_snapshot(self, snapshot_id: str, *, dry_run: bool = False) -> RestoreResult:
+        """Make the workspace what it was in ``snapshot_id`` (the present is snapshotted first)."""
+        from memstrata.maintain.snapshot import restore_snapshot
+
+        return restore_snapshot(self, snapshot_id, self.clock(), dry_run)
 
     # -- status --------------------------------------------------------------------------------
 

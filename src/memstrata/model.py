@@ -18,6 +18,10 @@ FACT_KINDS: tuple[FactKind, ...] = ("world", "experience", "opinion", "observati
 Stratum = Literal["wiki", "journal", "raw"]
 
 
+#: a topic's importance steps: the gardener's decay never goes below the floor
+IMPORTANCE_FLOOR, IMPORTANCE_DEFAULT, IMPORTANCE_MAX = 1, 3, 5
+
+
 @dataclass(frozen=True, slots=True)
 class TopicMeta:
     """What ``meta.json`` says about a topic besides its text."""
@@ -41,16 +45,11 @@ class TopicMeta:
     conflicts_with: tuple[str, ...] = ()
     #: how much the topic matters, IMPORTANCE_FLOOR..IMPORTANCE_MAX; the gardener's decay
     #: lowers it one step after each 30 days without use
-    importance: int = 3
+    importance: int = IMPORTANCE_DEFAULT
     #: a person's "keep this": the gardener never decays, archives, merges or splits it
     pinned: bool = False
     #: when the gardener last lowered the importance (counts as activity for the next step)
     decayed: str = ""
-
-
-IMPORTANCE_DEFAULT = 3
-IMPORTANCE_FLOOR = 1
-IMPORTANCE_MAX = 5
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""``memory/proposals/<id>.md``: what the gate (and later the gardener) asks a person to rule on.
+"""``memory/proposals/<id>.md``: what the gate and the gardener ask a person to rule on.
 
 Each proposal is one Markdown file a person can read: both sides of a conflict with their sources,
 or the quarantined text, and what each ruling would do. A fenced JSON block at the end holds the
@@ -18,6 +18,9 @@ from memstrata.errors import InputError, ParseError
 from memstrata.model import Proposal, ProposalKind, ProposalSide
 from memstrata.workspace.atomic import write_atomic
 from memstrata.workspace.textfile import read_text
+
+#: what the gardener proposes; a person's acceptance lets its next run carry the step out
+GARDEN_KINDS: tuple[ProposalKind, ...] = ("archive", "merge", "split")
 
 _DATA = re.compile(r"```json\n(\{.*\})\n```\s*$", re.DOTALL)
 _ID = re.compile(r"^p-[0-9a-f]{10}$")
@@ -86,6 +89,8 @@ def render_proposal(proposal: Proposal) -> str:
             f"## {side.label.upper()} — {side.topic_id}" + (f" ({where})" if where else "")
         )
         lines += ["", *(f"> {line}" for line in side.text.strip().splitlines()), ""]
+    if proposal.kind == "split" and proposal.text:
+        lines += ["## Planned split", "", proposal.text.strip(), ""]
     if proposal.kind == "quarantine":
         lines += [
             "## Quarantined text" + (f" (source {proposal.source})" if proposal.source else ""),
@@ -118,6 +123,19 @@ def _rulings(proposal: Proposal) -> list[str]:
             f"`memstrata proposals accept {pid} --keep both` makes both active again "
             "(they do not exclude each other).",
             f"`memstrata proposals reject {pid}` closes this proposal like --keep both.",
+        ]
+    if proposal.kind in GARDEN_KINDS:
+        what = {
+            "archive": "archives A (it stays on disk with its history and leaves recall)",
+            "merge": "folds B into A (B is kept, marked superseded by A)",
+            "split": "splits A into the linked topics above and trims A to its core",
+        }[proposal.kind]
+        return [
+            f"`memstrata proposals accept {pid}` lets the next `memstrata garden` run carry it "
+            f"out: it {what}; `memstrata ledger undo` reverses it.",
+            f"`memstrata proposals reject {pid}` leaves everything as it is; the gardener does "
+            "not propose this again.",
+            "If a topic changes before the next run, the proposal lapses and a fresh one is made.",
         ]
     return [
         f"`memstrata proposals accept {pid}` stores the text in the wiki as ordinary knowledge "

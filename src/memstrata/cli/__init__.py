@@ -55,9 +55,19 @@ def main() -> None:
 
 
 def _register() -> None:
-    from memstrata.cli import gate, hooks, journal, raw, search, serve, topic, workspace
+    from memstrata.cli import (
+        gate,
+        hooks,
+        journal,
+        maintain,
+        raw,
+        search,
+        serve,
+        topic,
+        workspace,
+    )
 
-    for module in (workspace, topic, journal, raw, search, gate, serve, hooks):
+    for module in (workspace, topic, journal, raw, search, gate, maintain, serve, hooks):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from memstrata.clock import Clock, to_iso
 from memstrata.config import Config
 from memstrata.errors import InvalidTopicId, TopicNotFound
+from memstrata.gate.injection import detect_injection
 from memstrata.gate.relation import Relation, relate
 from memstrata.gate.verdicts import (
     Admitted,
@@ -115,8 +116,6 @@ class Gate:
 
         ``trusted`` skips the injection check: only for text a person released from quarantine.
         """
-        from memstrata.gate.injection import detect_injection  # TODO(gate): top-level import
-
         text = _validate(candidate.text, self.config.topics.summary_max_chars)
         if isinstance(text, Rejected):
             return replace(text, dry_run=dry_run)

@@ -1,4 +1,8 @@
-"""Carrying out a person's ruling on a proposal; every ruling goes into the topics' history."""
+"""Carrying out a person's ruling on a proposal; every ruling goes into the topics' history.
+
+The gardener's proposals (archive, merge, split) are only marked accepted or rejected here: the
+next ``garden`` run carries an accepted one out, once, if its topics are still as proposed.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from memstrata.errors import InputError
 from memstrata.gate.admit import Candidate, Gate
 from memstrata.gate.verdicts import Verdict, verdict_name
 from memstrata.model import Proposal
+from memstrata.proposals import GARDEN_KINDS
 
 Keep = Literal["a", "b", "both"]
 
@@ -26,6 +31,13 @@ def rule_on(
             return gate.proposals.resolve(pid, "rejected", "kept out of memory", now)
         verdict = _admit_quarantined(gate, proposal, actor)
         return gate.proposals.resolve(pid, "accepted", f"admitted: {verdict_name(verdict)}", now)
+    if proposal.kind in GARDEN_KINDS:
+        # The gardener carries accepted steps out on its next run, under its hash checks.
+        if accept:
+            return gate.proposals.resolve(
+                pid, "accepted", "accepted: the next garden run carries it out", now
+            )
+        return gate.proposals.resolve(pid, "rejected", "rejected: left as it is", now)
     if keep not in ("a", "b", "both"):
         raise InputError(f"--keep must be a, b or both, not {keep!r}")
     ruling = keep if accept else "both"

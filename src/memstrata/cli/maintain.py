@@ -1,0 +1,223 @@
+"""``memstrata garden``, ``ledger``, ``snapshot`` and ``tick``: upkeep and its safety nets."""
+
+from __future__ import annotations
+
+import click
+
+from memstrata.cli.opener import open_memory
+from memstrata.cli.output import echo_json, one_line
+from memstrata.maintain.gardener import MODES, SKIPPABLE
+
+
+@click.command()
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="propose",
+    show_default=True,
+    help="propose: destructive steps become proposals; autonomous: a snapshot, then "
+    "unambiguous steps are done.",
+)
+@click.option(
+    "--max-mutations",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Hard cap on steps and proposals this run (default: garden.max_mutations, 25).",
+)
+@click.option(
+    "--max-comparisons",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Hard cap on pair judgements (default: garden.max_comparisons, 50).",
+)
+@click.option(
+    "--skip",
+    multiple=True,
+    type=click.Choice(SKIPPABLE),
+    help="A phase to skip (repeatable); it is named in the report.",
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Read-only scan: what a run would do, plus cross-topic patterns.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def garden(
+    ctx: click.Context,
+    mode: str,
+    max_mutations: int | None,
+    max_comparisons: int | None,
+    skip: tuple[str, ...],
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Tend the memory once: dedup, decay, split, invalidate, reconnect, summarise, report.
+
+    Budgeted and idempotent; never deletes (archive, supersede, demote). Every step goes to
+    memory/ledger.jsonl and can be undone; the report goes to memory/reports/.
+
+    Example: memstrata garden --mode autonomous --max-mutations 10
+    """
+    report = open_memory(ctx).garden(
+        mode=mode,
+        max_mutations=max_mutations,
+        max_comparisons=max_comparisons,
+        dry_run=dry_run,
+        skip=skip,
+    )
+    if as_json:
+        echo_json(report)
+        return
+    click.echo(report.text, nl=False)
+    if report.path:
+        click.echo(f"(written to {report.path})")
+
+
+@click.group()
+def ledger() -> None:
+    """The gardener's ledger: one line per step, each reversible.
+
+    Example: memstrata ledger show
+    """
+
+
+@ledger.command("show")
+@click.argument("step_id", required=False)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="How many of the latest steps to list.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def show_ledger(ctx: click.Context, step_id: str | None, limit: int, as_json: bool) -> None:
+    """List the latest steps, or show one step with the states it changed.
+
+    Example: memstrata ledger show g-0123456789
+    """
+    records = open_memory(ctx).ledger()
+    if step_id:
+        records = [record for record in records if record.id == step_id]
+        if not records:
+            raise click.ClickException(f"no step {step_id!r} in memory/ledger.jsonl")
+    else:
+        records = records[-limit:]
+    if as_json:
+        echo_json(records)
+        return
+    if not records:
+        click.echo("the ledger is empty")
+    for record in records:
+        click.echo(
+            f"{record.id}  {record.time}  {record.action:<9} "
+            f"{', '.join(record.topics[:3])}  {one_line(record.why, 60)}"
+        )
+        if step_id:
+            for change in record.changes:
+                was = "created" if change.before is None else change.before_hash
+                click.echo(f"  {change.topic}: {change.op} {was} → {change.after_hash}")
+
+
+@ledger.command()
+@click.argument("step_id")
+@click.option("--dry-run", is_flag=True, help="Say what would be restored; change nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def undo(ctx: click.Context, step_id: str, dry_run: bool, as_json: bool) -> None:
+    """Undo one step: its topics go back to their states before it (made ones are archived).
+
+    Example: memstrata ledger undo g-0123456789
+    """
+    result = open_memory(ctx).undo(step_id, dry_run=dry_run)
+    if as_json:
+        echo_json(result)
+        return
+    verb = "would undo" if dry_run else f"undid {step_id} as {result.step}:"
+    click.echo(
+        f"{verb} restored {', '.join(result.restored) or 'nothing'}"
+        + (f"; archived {', '.join(result.archived)}" if result.archived else "")
+    )
+
+
+@click.group()
+def snapshot() -> None:
+    """Snapshots of the canonical files and the raw database (.memstrata/snapshots/).
+
+    Example: memstrata snapshot list
+    """
+
+
+@snapshot.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_snapshots(ctx: click.Context, as_json: bool) -> None:
+    """List snapshots, oldest first.
+
+    Example: memstrata snapshot list --json
+    """
+    found = open_memory(ctx).snapshots()
+    if as_json:
+        echo_json(found)
+        return
+    if not found:
+        click.echo("no snapshots")
+    for info in found:
+        click.echo(f"{info.id}  {info.time}  {info.files} files  {info.bytes} bytes  {info.reason}")
+
+
+@snapshot.command()
+@click.option("--reason", default="taken by hand", show_default=True, help="Why, for the list.")
+@click.pass_context
+def take(ctx: click.Context, reason: str) -> None:
+    """Take a snapshot now.
+
+    Example: memstrata snapshot take --reason "before a big import"
+    """
+    info = open_memory(ctx).take_snapshot(reason)
+    click.echo(f"{info.id}: {info.files} files, {info.bytes} bytes in {info.path}")
+
+
+@snapshot.command()
+@click.argument("snapshot_id")
+@click.option("--dry-run", is_flag=True, help="List what would change; change nothing.")
+@click.pass_context
+def restore(ctx: click.Context, snapshot_id: str, dry_run: bool) -> None:
+    """Make the workspace what it was in a snapshot (the present is snapshotted first).
+
+    Example: memstrata snapshot restore snap-20251127T100000Z
+    """
+    result = open_memory(ctx).restore_snapshot(snapshot_id, dry_run=dry_run)
+    changes = f"{len(result.written)} files written, {len(result.removed)} removed"
+    if dry_run:
+        click.echo(f"would restore {snapshot_id}: {changes}")
+        return
+    click.echo(
+        f"restored {snapshot_id}: {changes}; undo with "
+        f"'memstrata snapshot restore {result.safety_snapshot}'"
+    )
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def tick(ctx: click.Context, as_json: bool) -> None:
+    """Do the upkeep that is due (idle flush, distill, garden); fast when nothing is.
+
+    For agent hooks: no daemon needed.
+
+    Example: memstrata tick --json
+    """
+    report = open_memory(ctx).tick()
+    if as_json:
+        echo_json(report)
+        return
+    for job in report.jobs:
+        when = f" (next {job.next_due})" if job.next_due and job.status != "ran" else ""
+        detail = f": {job.detail}" if job.detail else ""
+        click.echo(f"{job.name}: {job.status}{detail}{when}")
+
+
+COMMANDS = (garden, ledger, snapshot, tick)

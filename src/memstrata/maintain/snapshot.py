@@ -1,0 +1,234 @@
+"""Snapshots: a copy of the canonical files and the raw database, taken before autonomous work.
+
+``.memstrata/snapshots/<id>/`` holds ``memstrata.toml``, ``MEMORY.md``, ``prompt/``, ``memory/``
+(file by file; a file unchanged since the previous snapshot is a hard link to that snapshot's
+copy) and ``raw/sessions.db`` (through SQLite's online backup API, so a database being written
+is copied consistently), plus ``manifest.json``. A snapshot is assembled in a hidden
+folder and renamed into place, so a killed snapshot never lists as one.
+
+Restoring takes a snapshot of the present first (so a restore can itself be undone), then makes
+the canonical files equal to the snapshot's — except the append-only records (the ledger, reports
+and metrics), which keep their history and gain a line saying what was restored — and rebuilds the
+index from the files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memstrata.clock import to_iso
+from memstrata.errors import InputError
+from memstrata.maintain.ledger import LedgerRecord, append_record
+from memstrata.maintain.state import GardenPaths
+from memstrata.workspace.atomic import write_atomic, write_json_atomic
+from memstrata.workspace.layout import Workspace
+from memstrata.workspace.textfile import read_text
+
+if TYPE_CHECKING:
+    from memstrata.memory import Memory
+
+CANONICAL = ("memstrata.toml", "MEMORY.md", "prompt", "memory")
+RAW = "raw/sessions.db"
+#: append-only records: a restore keeps them (and adds to them)
+KEPT_ON_RESTORE = ("memory/ledger.jsonl", "memory/reports/", "memory/metrics.jsonl")
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotInfo:
+    """One snapshot: when, why, and how much it holds."""
+
+    id: str
+    time: str
+    reason: str
+    files: int
+    bytes: int
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreResult:
+    """What a restore changed, and the snapshot that holds the state before it."""
+
+    snapshot: str
+    safety_snapshot: str
+    written: tuple[str, ...]
+    removed: tuple[str, ...]
+    raw_restored: bool
+    dry_run: bool = False
+
+
+def canonical_files(root: Path) -> Iterator[str]:
+    """Relative paths of every canonical file under ``root`` (the raw database aside)."""
+    for name in CANONICAL:
+        path = root / name
+        if path.is_file():
+            yield name
+        elif path.is_dir():
+            for folder, _dirs, files in os.walk(path):
+                for file_name in files:
+                    full = Path(folder) / file_name
+                    if full.is_file() and not full.is_symlink():
+                        yield full.relative_to(root).as_posix()
+
+
+def take_snapshot(memory: Memory, reason: str, now: datetime) -> SnapshotInfo:
+    """Copy the canonical files and the raw database into a new snapshot."""
+    workspace = memory.workspace
+    folder = GardenPaths(workspace).snapshots
+    with memory.lock.held():
+        folder.mkdir(parents=True, exist_ok=True)
+        for leftover in folder.glob(".*.partial"):
+            shutil.rmtree(leftover, ignore_errors=True)  # a killed snapshot, never listed
+        snapshot_id = _unique_id(folder, "snap-" + to_iso(now).replace("-", "").replace(":", ""))
+        partial = folder / f".{snapshot_id}.partial"
+        earlier = list_snapshots(workspace)
+        previous = folder / earlier[-1].id if earlier else None
+        files = total = 0
+        for relative in canonical_files(workspace.root):
+            target = partial / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            total += _place(workspace.root / relative, target, previous, relative)
+            files += 1
+        if workspace.raw_db.exists():
+            target = partial / RAW
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _backup(workspace.raw_db, target)
+            files += 1
+            total += target.stat().st_size
+        info = SnapshotInfo(
+            snapshot_id, to_iso(now), reason, files, total, workspace.relative(folder / snapshot_id)
+        )
+        write_json_atomic(partial / MANIFEST, _manifest(info))
+        os.rename(partial, folder / snapshot_id)
+    return info
+
+
+def _place(source: Path, target: Path, previous: Path | None, relative: str) -> int:
+    """Copy ``source``, or hard-link the previous snapshot's copy when the file is unchanged.
+
+    Snapshot files are never written after they are made, so sharing them between snapshots
+    is safe; a file counts as unchanged when its size and mtime match the copy's (``copy2``
+    keeps the mtime), as rsync's ``--link-dest`` does.
+    """
+    info = source.stat()
+    if previous is not None:
+        earlier = previous / relative
+        try:
+            seen = earlier.stat()
+            if (seen.st_size, seen.st_mtime_ns) == (info.st_size, info.st_mtime_ns):
+                os.link(earlier, target)
+                return info.st_size
+        except OSError:
+            pass  # not there, or no hard links on this file system: copy
+    shutil.copy2(source, target)
+    return info.st_size
+
+
+def list_snapshots(workspace: Workspace) -> list[SnapshotInfo]:
+    """Every complete snapshot, oldest first."""
+    folder = GardenPaths(workspace).snapshots
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.iterdir()):
+        manifest = path / MANIFEST
+        if path.name.startswith(".") or not manifest.is_file():
+            continue
+        data = json.loads(read_text(manifest))
+        found.append(SnapshotInfo(**{item.name: data[item.name] for item in fields(SnapshotInfo)}))
+    return found
+
+
+def restore_snapshot(
+    memory: Memory, snapshot_id: str, now: datetime, dry_run: bool = False
+) -> RestoreResult:
+    """Make the canonical files (and the raw database) what they were in ``snapshot_id``."""
+    workspace = memory.workspace
+    paths = GardenPaths(workspace)
+    source = paths.snapshots / snapshot_id
+    if snapshot_id.startswith(".") or not (source / MANIFEST).is_file():
+        raise InputError(
+            f"no snapshot {snapshot_id!r} in {paths.snapshots} "
+            "('memstrata snapshot list' shows them)"
+        )
+    with memory.lock.held():
+        wanted = {rel for rel in canonical_files(source) if not _kept(rel)}
+        present = {rel for rel in canonical_files(workspace.root) if not _kept(rel)}
+        written = tuple(
+            sorted(
+                rel
+                for rel in wanted
+                if rel not in present
+                or (source / rel).read_bytes() != (workspace.root / rel).read_bytes()
+            )
+        )
+        removed = tuple(sorted(present - wanted))
+        has_raw = (source / RAW).is_file()
+        if dry_run:
+            return RestoreResult(snapshot_id, "", written, removed, has_raw, True)
+        safety = take_snapshot(memory, f"before restoring {snapshot_id}", now)
+        for rel in written:
+            write_atomic(workspace.root / rel, (source / rel).read_bytes())
+        for rel in removed:
+            (workspace.root / rel).unlink(missing_ok=True)
+        if has_raw:
+            workspace.raw_dir.mkdir(parents=True, exist_ok=True)
+            _backup(source / RAW, workspace.raw_db)
+        append_record(
+            paths.ledger,
+            LedgerRecord(
+                id=f"g-restore-{safety.id.removeprefix('snap-')}",
+                time=to_iso(now),
+                run="",
+                phase="restore",
+                action="restore",
+                mode="",
+                topics=(),
+                why=f"restored {snapshot_id}; the state before is {safety.id}",
+                key="",
+                changes=(),
+            ),
+        )
+        memory.rebuild()
+    return RestoreResult(snapshot_id, safety.id, written, removed, has_raw)
+
+
+def _kept(relative: str) -> bool:
+    return any(
+        relative == kept or (kept.endswith("/") and relative.startswith(kept))
+        for kept in KEPT_ON_RESTORE
+    )
+
+
+def _backup(source: Path, target: Path) -> None:
+    """Copy a SQLite database consistently, even while others write to it."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def _manifest(info: SnapshotInfo) -> dict[str, object]:
+    return asdict(info)
+
+
+def _unique_id(folder: Path, stem: str) -> str:
+    candidate, number = stem, 2
+    while (folder / candidate).exists():
+        candidate = f"{stem}-{number}"
+        number += 1
+    return candidate

@@ -1,0 +1,141 @@
+"""Where the gardener keeps its files, and ``memory/.garden/state.json``: scope and resume point.
+
+The state says since when topics count as new (the time of the last run that finished its work,
+less the topics that run wrote itself at that very second) and, when a run ran out of budget
+mid-phase, where the next one continues::
+
+    {"version": 1, "since": "2025-11-27T10:00:00Z", "own": ["notes/kept"],
+     "last_run": "r-20251127T100000Z", "last_report": "memory/reports/20251127T100000Z.md",
+     "resume": {"phase": "decay", "after": "notes/old-thing"}}
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from memstrata.errors import LockTimeout, ParseError
+from memstrata.workspace.atomic import write_json_atomic
+from memstrata.workspace.layout import Workspace
+from memstrata.workspace.textfile import read_text
+
+
+@dataclass(frozen=True, slots=True)
+class GardenPaths:
+    """The gardener's files in one workspace."""
+
+    workspace: Workspace
+
+    @property
+    def folder(self) -> Path:
+        return self.workspace.memory_dir / ".garden"
+
+    @property
+    def state(self) -> Path:
+        return self.folder / "state.json"
+
+    @property
+    def intent(self) -> Path:
+        return self.folder / "step.json"
+
+    @property
+    def ledger(self) -> Path:
+        return self.workspace.memory_dir / "ledger.jsonl"
+
+    @property
+    def reports(self) -> Path:
+        return self.workspace.memory_dir / "reports"
+
+    @property
+    def snapshots(self) -> Path:
+        return self.workspace.state_dir / "snapshots"
+
+    @property
+    def run_lock(self) -> Path:
+        return self.workspace.state_dir / "garden.lock"
+
+
+@dataclass(frozen=True, slots=True)
+class GardenState:
+    """What the last runs left for the next one."""
+
+    since: str = ""
+    #: topics the run that set ``since`` wrote at that second: its own work, not news
+    own: tuple[str, ...] = ()
+    last_run: str = ""
+    last_report: str = ""
+    resume_phase: str = ""
+    resume_after: str = ""
+
+    @property
+    def first_run(self) -> bool:
+        return not self.last_run
+
+    @property
+    def resume_point(self) -> str:
+        """``decay after notes/x``, ``decay`` (from its start) or ``clean``."""
+        if not self.resume_phase:
+            return "clean"
+        return (
+            f"{self.resume_phase} after {self.resume_after}"
+            if self.resume_after
+            else (f"{self.resume_phase} from its start")
+        )
+
+
+def read_state(path: Path) -> GardenState:
+    if not path.exists():
+        return GardenState()
+    try:
+        data = json.loads(read_text(path))
+        resume = data.get("resume") or {}
+        return GardenState(
+            since=str(data.get("since", "")),
+            own=tuple(str(item) for item in data.get("own", ())),
+            last_run=str(data.get("last_run", "")),
+            last_report=str(data.get("last_report", "")),
+            resume_phase=str(resume.get("phase", "")),
+            resume_after=str(resume.get("after", "")),
+        )
+    except (ValueError, AttributeError) as error:
+        raise ParseError(path, None, f"not a garden state file: {error}") from error
+
+
+def write_state(path: Path, state: GardenState) -> None:
+    resume = (
+        {"phase": state.resume_phase, "after": state.resume_after} if state.resume_phase else None
+    )
+    write_json_atomic(
+        path,
+        {
+            "version": 1,
+            "since": state.since,
+            "own": list(state.own),
+            "last_run": state.last_run,
+            "last_report": state.last_report,
+            "resume": resume,
+        },
+    )
+
+
+@contextmanager
+def exclusive(path: Path, what: str) -> Iterator[None]:
+    """Hold a non-blocking ``flock`` on ``path``; raise :class:`LockTimeout` if it is taken."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise LockTimeout(f"{path}: {what} is already running in another process") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)

@@ -1,0 +1,132 @@
+"""Survey: what the workspace holds, what is new since the last run, and how cold each topic is.
+
+The survey is the one read a run plans from. Topics are read from their files (the truth), use
+from the access sidecar. *New* means updated after the last finished run; a first run takes the
+200 most recently updated live topics.
+
+Two clocks of coldness (ISO strings compare as times):
+
+    last_use(t)      = max(updated, last recalled)              → 90-day archival, lessons
+    last_activity(t) = max(updated, last recalled, last decayed) → 30-day importance steps
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from memstrata.clock import parse_time
+from memstrata.errors import ParseError
+from memstrata.model import TOPIC_STATES, Problem, Topic
+from memstrata.recall.access import Access
+
+if TYPE_CHECKING:
+    from memstrata.memory import Memory
+
+FIRST_RUN_SCOPE = 200
+LIVE = "active"
+
+
+@dataclass(frozen=True, slots=True)
+class Survey:
+    """Everything a run plans from, read once."""
+
+    topics: dict[str, Topic]
+    access: dict[str, Access]
+    problems: tuple[Problem, ...]
+    since: str
+    scope: tuple[str, ...]
+    journal_days: int
+    raw_sessions: int | None
+    proposals_open: int
+
+    def counts(self, topics: Mapping[str, Topic] | None = None) -> dict[str, int]:
+        return counts_of((self.topics if topics is None else topics).values())
+
+
+def survey_workspace(
+    memory: Memory, since: str, first_run: bool, own: Collection[str] = ()
+) -> Survey:
+    """Read every topic, its use, and what the other stores offer."""
+    topics: dict[str, Topic] = {}
+    problems: list[Problem] = []
+    for topic_id in memory.topics.ids():
+        try:
+            topics[topic_id] = memory.topics.get(topic_id)
+        except ParseError as error:
+            problems.append(Problem(error.path, error.line, error.problem))
+    access = memory.access.get(topics) if topics else {}
+    return Survey(
+        topics=topics,
+        access=dict(access),
+        problems=tuple(problems),
+        since=since,
+        scope=scope_of(topics.values(), since, first_run, own),
+        journal_days=len(memory.journal_paths()),
+        raw_sessions=_count_sessions(memory),
+        proposals_open=len(memory.proposals("open")),
+    )
+
+
+def scope_of(
+    topics: Iterable[Topic], since: str, first_run: bool, own: Collection[str] = ()
+) -> tuple[str, ...]:
+    """Live topics new since ``since``, oldest first; a first run: the 200 most recent.
+
+    A topic updated at the very second of ``since`` is new unless the last run wrote it
+    (``own``): others may write in the second a run starts.
+    """
+    live = [topic for topic in topics if topic.meta.state == LIVE]
+    if first_run:
+        live.sort(key=lambda topic: (topic.meta.updated, topic.id), reverse=True)
+        live = live[:FIRST_RUN_SCOPE]
+    else:
+        live = [
+            topic
+            for topic in live
+            if topic.meta.updated > since or (topic.meta.updated == since and topic.id not in own)
+        ]
+    live.sort(key=lambda topic: (topic.meta.updated, topic.id))
+    return tuple(topic.id for topic in live)
+
+
+def counts_of(topics: Iterable[Topic]) -> dict[str, int]:
+    found = Counter(topic.meta.state for topic in topics)
+    return {state: found.get(state, 0) for state in TOPIC_STATES}
+
+
+def last_use(topic: Topic, access: Access | None) -> str:
+    return max(topic.meta.updated or topic.meta.created, access.last if access else "")
+
+
+def last_activity(topic: Topic, access: Access | None) -> str:
+    return max(last_use(topic, access), topic.meta.decayed)
+
+
+def older_than(moment: str, now: datetime, days: float) -> bool:
+    """``moment`` (ISO) lies more than ``days`` before ``now``; an unknown time never does."""
+    when = parse_time(moment)
+    return when is not None and now - when > timedelta(days=days)
+
+
+def days_since(moment: str, now: datetime) -> int:
+    when = parse_time(moment)
+    return 0 if when is None else max(0, (now - when).days)
+
+
+def _count_sessions(memory: Memory) -> int | None:
+    path = memory.workspace.raw_db
+    if not path.exists():
+        return None
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return int(connection.execute("SELECT COUNT(*) FROM sessions").fetchone()[0])
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError:
+        return None

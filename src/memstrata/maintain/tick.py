@@ -1,0 +1,273 @@
+"""``run_tick``: zero-resident upkeep for agent hooks — do what is due, return fast when nothing is.
+
+Due checks are lazy and stored in the workspace (``memory/.upkeep.json``)::
+
+    {"version": 1, "garden": {"last": "…", "report": "…"},
+     "flush": {"raw_stamp": "…", "until": "…", "waiting": {"<session>": "<last turn>"},
+               "flushed": {"<session>": "<last turn>"}}}
+
+- **idle flush**: a session whose last turn is 30 minutes old (``upkeep.idle_flush_minutes``) is
+  recorded in the journal of that day — one line: what, how long, where its transcript is — so
+  the day's log says it happened. Sessions older than the distill window are marked without a
+  line. Looking is due only when ``raw/sessions.db`` changed or a waiting session went idle.
+- **distill**: daily once it exists; it does not yet, so it is reported as skipped.
+- **garden**: weekly (``upkeep.garden_every_days``), in propose mode, within the garden budget.
+
+A tick that finds nothing due reads one small file and stats the raw database. Jobs run under a
+non-blocking lock of the tick's own (``.memstrata/upkeep.lock``) and re-check what is due after
+taking it, so two ticks at once never run the same job twice: the second finds the lock taken
+and returns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memstrata.clock import parse_time, to_iso
+from memstrata.config import UpkeepConfig
+from memstrata.errors import LockTimeout, MemstrataError
+from memstrata.journal.log import append_log
+from memstrata.maintain.gardener import run_garden
+from memstrata.maintain.state import exclusive
+from memstrata.workspace.atomic import write_json_atomic
+from memstrata.workspace.textfile import read_text
+
+if TYPE_CHECKING:
+    from memstrata.memory import Memory
+
+DISTILL_MISSING = "missing capability: distill is not built yet"
+
+
+@dataclass(frozen=True, slots=True)
+class JobResult:
+    """What one job did in this tick."""
+
+    name: str  # flush · distill · garden · tick
+    status: str  # ran · not due · skipped · busy · failed
+    detail: str = ""
+    next_due: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TickReport:
+    """Every job's outcome; ``ran`` names the jobs that did work."""
+
+    time: str
+    jobs: tuple[JobResult, ...]
+
+    @property
+    def ran(self) -> tuple[str, ...]:
+        return tuple(job.name for job in self.jobs if job.status == "ran")
+
+
+@dataclass(frozen=True, slots=True)
+class UpkeepState:
+    """``memory/.upkeep.json``."""
+
+    garden_last: str = ""
+    garden_report: str = ""
+    raw_stamp: str = ""
+    #: every session whose last turn is before this was handled
+    flushed_until: str = ""
+    waiting: dict[str, str] = field(default_factory=dict)
+    flushed: dict[str, str] = field(default_factory=dict)
+
+
+def upkeep_path(memory: Memory) -> Path:
+    return memory.workspace.memory_dir / ".upkeep.json"
+
+
+def read_upkeep(path: Path) -> UpkeepState:
+    if not path.exists():
+        return UpkeepState()
+    try:
+        data = json.loads(read_text(path))
+        garden, flush = data.get("garden", {}), data.get("flush", {})
+        return UpkeepState(
+            garden_last=str(garden.get("last", "")),
+            garden_report=str(garden.get("report", "")),
+            raw_stamp=str(flush.get("raw_stamp", "")),
+            flushed_until=str(flush.get("until", "")),
+            waiting=dict(flush.get("waiting", {})),
+            flushed=dict(flush.get("flushed", {})),
+        )
+    except (ValueError, AttributeError, TypeError):
+        return UpkeepState()  # a damaged due-check file only makes jobs due again
+
+
+def write_upkeep(path: Path, state: UpkeepState) -> None:
+    write_json_atomic(
+        path,
+        {
+            "version": 1,
+            "garden": {"last": state.garden_last, "report": state.garden_report},
+            "flush": {
+                "raw_stamp": state.raw_stamp,
+                "until": state.flushed_until,
+                "waiting": state.waiting,
+                "flushed": state.flushed,
+            },
+        },
+    )
+
+
+def raw_stamp(raw_db: Path) -> str:
+    """Size and mtime of the raw database and its WAL: cheap evidence of new turns.
+
+    An empty WAL counts as none: a reader opening the database creates one.
+    """
+    parts = []
+    for path in (raw_db, Path(f"{raw_db}-wal")):
+        try:
+            info = path.stat()
+        except FileNotFoundError:
+            parts.append("-")
+            continue
+        parts.append(f"{info.st_size}:{info.st_mtime_ns}" if info.st_size else "-")
+    return "|".join(parts)
+
+
+def due_jobs(
+    state: UpkeepState, now: datetime, config: UpkeepConfig, stamp: str
+) -> dict[str, tuple[bool, str]]:
+    """For flush and garden: (due now?, when next due) — pure."""
+    idle = timedelta(minutes=config.idle_flush_minutes)
+    last_garden = parse_time(state.garden_last)
+    garden_next = last_garden + timedelta(days=config.garden_every_days) if last_garden else now
+    idle_at = [when + idle for when in map(parse_time, state.waiting.values()) if when]
+    flush_next = min(idle_at) if idle_at else None
+    flush_due = stamp != state.raw_stamp or (flush_next is not None and flush_next <= now)
+    return {
+        "flush": (flush_due, to_iso(flush_next) if flush_next else ""),
+        "garden": (garden_next <= now, to_iso(garden_next)),
+    }
+
+
+def run_tick(memory: Memory, now: datetime | None = None) -> TickReport:
+    """Run the upkeep that is due; return at once when nothing is."""
+    now = now or memory.clock()
+    path = upkeep_path(memory)
+    stamp = raw_stamp(memory.workspace.raw_db)
+    due = due_jobs(read_upkeep(path), now, memory.config.upkeep, stamp)
+    distill = JobResult("distill", "skipped", DISTILL_MISSING)
+    if not any(is_due for is_due, _next in due.values()):
+        return TickReport(
+            to_iso(now),
+            (
+                JobResult("flush", "not due", next_due=due["flush"][1]),
+                distill,
+                JobResult("garden", "not due", next_due=due["garden"][1]),
+            ),
+        )
+    try:
+        with exclusive(memory.workspace.state_dir / "upkeep.lock", "a tick"):
+            return _run_due(memory, path, now, distill)
+    except LockTimeout:
+        return TickReport(to_iso(now), (JobResult("tick", "busy", "another tick is running"),))
+
+
+def _run_due(memory: Memory, path: Path, now: datetime, distill: JobResult) -> TickReport:
+    # Re-read under the lock: a tick that just finished may have done the work.
+    state = read_upkeep(path)
+    stamp = raw_stamp(memory.workspace.raw_db)
+    due = due_jobs(state, now, memory.config.upkeep, stamp)
+    jobs: list[JobResult] = []
+    if due["flush"][0]:
+        result, state = _flush(memory, state, stamp, now)
+        write_upkeep(path, state)
+        jobs.append(result)
+    else:
+        jobs.append(JobResult("flush", "not due", next_due=due["flush"][1]))
+    jobs.append(distill)
+    if due["garden"][0]:
+        try:
+            report = run_garden(memory, now=now)
+        except LockTimeout:
+            jobs.append(JobResult("garden", "busy", "a garden run is going on elsewhere"))
+        except MemstrataError as error:
+            jobs.append(JobResult("garden", "failed", str(error)))
+        else:
+            state = replace(
+                state, garden_last=to_iso(now), garden_report=report.path or state.garden_report
+            )
+            write_upkeep(path, state)
+            detail = f"{report.mutations_used} mutations; resume point {report.resume_point}"
+            every = timedelta(days=memory.config.upkeep.garden_every_days)
+            jobs.append(JobResult("garden", "ran", detail, to_iso(now + every)))
+    else:
+        jobs.append(JobResult("garden", "not due", next_due=due["garden"][1]))
+    return TickReport(to_iso(now), tuple(jobs))
+
+
+def _flush(
+    memory: Memory, state: UpkeepState, stamp: str, now: datetime
+) -> tuple[JobResult, UpkeepState]:
+    """Record sessions that went idle in the journal; remember those still going."""
+    config = memory.config.upkeep
+    idle = timedelta(minutes=config.idle_flush_minutes)
+    window = timedelta(days=config.distill_window_days)
+    waiting: dict[str, str] = {}
+    flushed = dict(state.flushed)
+    handled: list[str] = []
+    lines = 0
+    for row in _sessions_since(memory.workspace.raw_db, state.flushed_until):
+        session_id, last = row["id"], row["last"]
+        if flushed.get(session_id) == last:
+            continue
+        when = parse_time(last)
+        if when is None:
+            continue
+        if when + idle > now:
+            waiting[session_id] = last
+            continue
+        if now - when <= window:
+            _journal_session(memory, row, when)
+            lines += 1
+        flushed[session_id] = last
+        handled.append(last)
+    until = min(waiting.values()) if waiting else max([state.flushed_until, *handled])
+    flushed = {key: value for key, value in flushed.items() if value >= until}
+    state = replace(state, raw_stamp=stamp, flushed_until=until, waiting=waiting, flushed=flushed)
+    if lines:
+        memory.sync()
+    detail = (
+        f"{lines} idle session{'s' if lines != 1 else ''} recorded in the journal; "
+        f"{len(waiting)} still active"
+    )
+    next_due = min((parse_time(v) for v in waiting.values()), default=None)
+    return JobResult("flush", "ran", detail, to_iso(next_due + idle) if next_due else ""), state
+
+
+def _sessions_since(raw_db: Path, since: str) -> list[sqlite3.Row]:
+    if not raw_db.exists():
+        return []
+    connection = sqlite3.connect(f"file:{raw_db}?mode=ro", uri=True)
+    connection.row_factory = sqlite3.Row
+    try:
+        return connection.execute(
+            "SELECT s.id, s.harness, s.agent, s.title, COUNT(t.id) AS turns,"
+            " MIN(t.time) AS first, MAX(t.time) AS last"
+            " FROM sessions s JOIN turns t ON t.session_id = s.id WHERE t.time != ''"
+            " GROUP BY s.id HAVING MAX(t.time) >= ? ORDER BY last, s.id",
+            (since,),
+        ).fetchall()
+    except sqlite3.DatabaseError:
+        return []
+    finally:
+        connection.close()
+
+
+def _journal_session(memory: Memory, row: sqlite3.Row, when: datetime) -> None:
+    name = row["title"] or row["id"]
+    text = (
+        f"Session “{name}” ({row['harness']}, agent {row['agent']}) went idle after "
+        f"{row['turns']} turns ({row['first']} – {row['last']}); transcript: raw/sessions.db "
+        f"session {row['id']}."
+    )
+    with memory.lock.held():
+        append_log(memory.workspace.journal_path(when.date().isoformat()), text, when)

@@ -1,0 +1,119 @@
+"""Never hard-delete: every step is a ledger line, and every ledger line can be undone."""
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from memstrata import Memory
+from memstrata.errors import InputError
+from memstrata.maintain.ledger import read_ledger
+from memstrata.maintain.steps import fingerprint_of
+from memstrata.maintain.undo import undo_step
+from tests.maintain.messy import NOW, Truth, garden
+
+LATER = NOW + timedelta(hours=1)
+
+
+def _states(root: Path) -> dict[str, str]:
+    with Memory(root, clock=lambda: NOW) as memory:
+        return {topic.id: fingerprint_of(topic) for topic in memory.list_topics()}
+
+
+def _undo(root: Path, step_id: str, dry_run: bool = False):
+    with Memory(root, clock=lambda: LATER) as memory:
+        return undo_step(memory, step_id, LATER, dry_run)
+
+
+def test_undoing_every_step_newest_first_brings_back_every_topic(messy: tuple[Path, Truth]):
+    root, _truth = messy
+    before = _states(root)
+    garden(root, "autonomous")
+    records = read_ledger(root / "memory" / "ledger.jsonl")
+    assert records and all(record.changes for record in records)
+
+    for record in reversed(records):
+        _undo(root, record.id)
+
+    after = _states(root)
+    created = set(after) - set(before)
+    with Memory(root, clock=lambda: NOW) as memory:
+        # split children are archived, never deleted; everything else is as it was
+        assert all(memory.get_topic(topic_id).meta.state == "archived" for topic_id in created)
+    assert {topic_id: after[topic_id] for topic_id in before} == before
+
+
+def test_an_undo_is_itself_a_ledger_line_and_cannot_be_done_twice(messy: tuple[Path, Truth]):
+    root, truth = messy
+    garden(root, "autonomous")
+    [merge] = [
+        r
+        for r in read_ledger(root / "memory" / "ledger.jsonl")
+        if r.action == "merge" and r.topics == truth.duplicates[0]
+    ]
+
+    result = _undo(root, merge.id)
+
+    last = read_ledger(root / "memory" / "ledger.jsonl")[-1]
+    assert last.action == "undo" and last.undoes == merge.id and last.id == result.step
+    assert set(result.restored) == set(truth.duplicates[0])
+    with pytest.raises(InputError, match="undone already"):
+        _undo(root, merge.id)
+
+
+def test_undo_refuses_when_a_topic_changed_since_and_names_it(messy: tuple[Path, Truth]):
+    root, truth = messy
+    garden(root, "autonomous")
+    [decay] = [
+        r
+        for r in read_ledger(root / "memory" / "ledger.jsonl")
+        if r.action == "decay" and r.topics[0] == truth.decay[0]
+    ]
+    with Memory(root, clock=lambda: LATER) as memory:
+        memory.write_topic(truth.decay[0], "Edited by a person after the gardener.\n")
+
+    with pytest.raises(InputError, match=truth.decay[0]):
+        _undo(root, decay.id)
+    assert topic_summary(root, truth.decay[0]) == "Edited by a person after the gardener.\n"
+
+
+def test_a_dry_run_undo_says_what_it_would_do_and_writes_nothing(messy: tuple[Path, Truth]):
+    root, _truth = messy
+    garden(root, "autonomous")
+    [split] = [r for r in read_ledger(root / "memory" / "ledger.jsonl") if r.action == "split"][:1]
+    lines = len(read_ledger(root / "memory" / "ledger.jsonl"))
+
+    preview = _undo(root, split.id, dry_run=True)
+
+    assert preview.dry_run and preview.restored == (split.topics[0],)
+    assert set(preview.archived) == set(split.topics[1:])
+    assert len(read_ledger(root / "memory" / "ledger.jsonl")) == lines
+
+
+def test_a_step_undone_by_a_person_is_not_redone_but_proposed(messy: tuple[Path, Truth]):
+    root, truth = messy
+    garden(root, "autonomous")
+    target = truth.unused[0]
+    [archive] = [
+        r
+        for r in read_ledger(root / "memory" / "ledger.jsonl")
+        if r.action == "archive" and r.topics[0] == target
+    ]
+    _undo(root, archive.id)
+
+    again = garden(root, "autonomous", now=LATER)
+
+    with Memory(root, clock=lambda: NOW) as memory:
+        assert memory.get_topic(target).meta.state == "active"
+        assert any(
+            p.kind == "archive" and p.sides[0].topic_id == target for p in memory.proposals("open")
+        )
+    assert any(
+        op.verb == "PROPOSED" and op.note == "done before and undone since"
+        for op in again.destructive
+    )
+
+
+def topic_summary(root: Path, topic_id: str) -> str:
+    with Memory(root, clock=lambda: NOW) as memory:
+        return memory.get_topic(topic_id).summary

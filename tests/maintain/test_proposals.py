@@ -1,0 +1,108 @@
+"""Propose mode: a destructive step waits for a person, and is then carried out exactly once."""
+
+from pathlib import Path
+
+from memstrata import Memory
+from memstrata.maintain.ledger import read_ledger
+from memstrata.proposals import parse_proposal
+from tests.maintain.messy import NOW, Truth, garden
+
+
+def _proposal_for(root: Path, topic_id: str, kind: str):
+    with Memory(root, clock=lambda: NOW) as memory:
+        [found] = [
+            p
+            for p in memory.proposals()
+            if p.kind == kind and any(side.topic_id == topic_id for side in p.sides)
+        ]
+        return found
+
+
+def _rule(root: Path, pid: str, accept: bool) -> None:
+    with Memory(root, clock=lambda: NOW) as memory:
+        memory.resolve_proposal(pid, accept)
+
+
+def test_an_accepted_archive_is_carried_out_by_the_next_run_exactly_once(messy: tuple[Path, Truth]):
+    root, truth = messy
+    garden(root, "propose")
+    target = truth.unused[0]
+    proposal = _proposal_for(root, target, "archive")
+    _rule(root, proposal.id, accept=True)
+
+    second = garden(root, "propose")
+    third = garden(root, "propose")
+
+    with Memory(root, clock=lambda: NOW) as memory:
+        assert memory.get_topic(target).meta.state == "archived"
+        carried = [
+            r for r in read_ledger(root / "memory" / "ledger.jsonl") if r.proposal == proposal.id
+        ]
+        assert len(carried) == 1 and carried[0].action == "archive"
+        assert memory.proposal(proposal.id).ruling.startswith("carried out in ")
+    assert second.snapshot  # carrying out a destructive step is preceded by a snapshot
+    assert any(op.verb == "EXECUTED" and op.proposal == proposal.id for op in second.destructive)
+    assert not third.changed
+
+
+def test_an_accepted_merge_and_split_are_carried_out(messy: tuple[Path, Truth]):
+    root, truth = messy
+    garden(root, "propose")
+    keeper, merged = truth.duplicates[0]
+    merge = _proposal_for(root, keeper, "merge")
+    split = _proposal_for(root, truth.bloated[0], "split")
+    _rule(root, merge.id, accept=True)
+    _rule(root, split.id, accept=True)
+
+    garden(root, "propose")
+
+    with Memory(root, clock=lambda: NOW) as memory:
+        assert memory.get_topic(merged).meta.superseded_by == keeper
+        parent = memory.get_topic(truth.bloated[0])
+        assert len(parent.summary) <= 750 and len(parent.meta.links) >= 3
+        assert "## Planned split" in memory.proposal_store.path(split.id).read_text()
+
+
+def test_a_rejected_proposal_is_never_proposed_again_nor_done_autonomously(
+    messy: tuple[Path, Truth],
+):
+    root, truth = messy
+    garden(root, "propose")
+    target = truth.stale_marked[0]
+    proposal = _proposal_for(root, target, "archive")
+    _rule(root, proposal.id, accept=False)
+
+    again = garden(root, "autonomous")
+
+    with Memory(root, clock=lambda: NOW) as memory:
+        assert memory.get_topic(target).meta.state == "active"
+        assert memory.proposal(proposal.id).status == "rejected"
+        assert (
+            len(
+                [
+                    p
+                    for p in memory.proposals()
+                    if p.kind == "archive" and p.sides[0].topic_id == target
+                ]
+            )
+            == 1
+        )
+    assert all(target not in op.topics for op in again.destructive)
+
+
+def test_an_accepted_proposal_lapses_when_its_topic_changed_since(messy: tuple[Path, Truth]):
+    root, truth = messy
+    garden(root, "propose")
+    target = truth.unused[1]
+    proposal = _proposal_for(root, target, "archive")
+    _rule(root, proposal.id, accept=True)
+    with Memory(root, clock=lambda: NOW) as memory:
+        memory.write_topic(target, "Someone rewrote this in the meantime.\n")
+
+    report = garden(root, "propose")
+
+    with Memory(root, clock=lambda: NOW) as memory:
+        assert memory.get_topic(target).meta.state == "active"
+        text = memory.proposal_store.path(proposal.id).read_text()
+        assert parse_proposal(text, "p").ruling.startswith("lapsed: a topic changed")
+    assert any(proposal.id in line and "lapsed" in line for line in report.deferred)
