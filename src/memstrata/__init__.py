@@ -1,7 +1,16 @@
-"""memstrata: long-term memory for AI agents that stays small where it meets the model."""
+"""memstrata: long-term memory for AI agents that stays small where it meets the model.
+
+    from memstrata import Memory
+    memory = Memory("~/agent-memory")
+    memory.remember("Ann prefers cortado", kind="opinion")   # → a Verdict
+    memory.recall("what does Ann drink?")                    # → RecallResult
+    memory.context("what does Ann drink?")                   # → Context, within budgets
+"""
 
 from memstrata.config import Config, load_config
+from memstrata.context.compile import Channel, Context, ContextItem
 from memstrata.errors import (
+    BudgetExceeded,
     CapExceeded,
     ConfigError,
     InputError,
@@ -14,13 +23,41 @@ from memstrata.errors import (
     WorkspaceNotFound,
     WorkspaceReadOnly,
 )
+from memstrata.gate.verdicts import (
+    Admitted,
+    Conflicted,
+    Merged,
+    Quarantined,
+    Rejected,
+    Superseded,
+    Verdict,
+)
 from memstrata.memory import Memory, Status, SyncReport
-from memstrata.model import Fact, HistoryEntry, JournalEntry, SearchHit, Session, Topic, Turn
+from memstrata.model import (
+    Fact,
+    HistoryEntry,
+    JournalEntry,
+    Proposal,
+    ProposalSide,
+    RecallItem,
+    RecallResult,
+    SearchHit,
+    Session,
+    Topic,
+    TopicMeta,
+    Turn,
+)
 
 __all__ = [
+    "Admitted",
+    "BudgetExceeded",
     "CapExceeded",
+    "Channel",
     "Config",
     "ConfigError",
+    "Conflicted",
+    "Context",
+    "ContextItem",
     "Fact",
     "HistoryEntry",
     "InputError",
@@ -29,14 +66,24 @@ __all__ = [
     "LockTimeout",
     "Memory",
     "MemstrataError",
+    "Merged",
     "ParseError",
+    "Proposal",
+    "ProposalSide",
+    "Quarantined",
+    "RecallItem",
+    "RecallResult",
+    "Rejected",
     "SearchHit",
     "Session",
     "Status",
+    "Superseded",
     "SyncReport",
     "Topic",
+    "TopicMeta",
     "TopicNotFound",
     "Turn",
+    "Verdict",
     "WorkspaceError",
     "WorkspaceNotFound",
     "WorkspaceReadOnly",

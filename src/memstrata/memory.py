@@ -8,6 +8,7 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +27,7 @@ from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
 from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
 from memstrata.model import (
     FACT_KINDS,
+    Fact,
     FactKind,
     HistoryEntry,
     Problem,
@@ -53,6 +55,7 @@ from memstrata.wiki.index_file import (
     write_index_file,
 )
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
+from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
 from memstrata.workspace.textfile import read_text
@@ -129,10 +132,12 @@ class Memory:
         self._gate: Gate | None = None
 
     @classmethod
-    def init(cls, path: str | Path, *, clock: Clock = system_now) -> Memory:
+    def init(
+        cls, path: str | Path, *, clock: Clock = system_now, embeddings: bool = True
+    ) -> Memory:
         """Create a workspace at ``path`` (keeping any files already there) and open it."""
         init_workspace(Path(path))
-        return cls(path, clock=clock)
+        return cls(path, clock=clock, embeddings=embeddings)
 
     def close(self) -> None:
         for store in (self._index, self._raw):
@@ -330,19 +335,35 @@ class Memory:
 
     @property
     def gate(self) -> Gate:
-        """The write gate, wired to this workspace's stores and index."""
+        """The write gate, wired to this workspace's stores and index.
+
+        With an embedder, a near-duplicate also needs the cosine to clear the threshold
+        calibrated for that embedder (``gate/calibration.py``); without one (or for an
+        embedder never calibrated) the gate decides on its exact lexical checks alone.
+        """
         if self._gate is None:
             from memstrata.gate.admit import Gate
+            from memstrata.gate.calibration import dedup_threshold
 
+            embedder = self.embedder
+            threshold = dedup_threshold(embedder.name) if embedder is not None else None
             self._gate = Gate(
                 self.topics,
                 self.proposal_store,
                 self._related_topics,
                 self.config,
                 self.clock,
+                similarity=self._similarity if threshold is not None else None,
+                threshold=threshold,
                 on_write=self._reindex_topic,
             )
         return self._gate
+
+    def _similarity(self, text: str, others: Sequence[str]) -> list[float]:
+        embedder = self.embedder
+        assert embedder is not None  # the gate only gets this function with an embedder
+        rows = embedder.embed([text, *others])
+        return [float(value) for value in rows[1:] @ rows[0]]
 
     def remember(
         self,
@@ -419,6 +440,38 @@ class Memory:
             stamp = _stamp(str(path.parent), (path.name,))
             self.index.put_journal(self.workspace.relative(path), parsed, stamp)
         return written
+
+    def promote(
+        self, day: str | None = None, *, dry_run: bool = False
+    ) -> list[tuple[Fact, Verdict]]:
+        """Send journal ``## Retain`` facts not promoted yet through the gate into the wiki.
+
+        Each fact goes in with its kind, entities, confidence, its day as the time it was
+        stated, and its ``file#line`` as the source. Promoted sources are listed in
+        ``memory/.promoted`` so that promoting again skips them (a fact edited since has a new
+        text and is promoted again: the gate then merges or supersedes).
+        """
+        record = self.workspace.memory_dir / ".promoted"
+        done = set(read_text(record).splitlines()) if record.exists() else set()
+        paths = [self.workspace.journal_path(day)] if day else self.journal_paths()
+        results: list[tuple[Fact, Verdict]] = []
+        for path in paths:
+            if not path.exists():
+                raise InputError(f"{self.workspace.relative(path)}: no journal for that day")
+            for fact in self._parse_journal_file(path).facts:
+                key = f"{fact.source}\t{_digest(fact.text)}"
+                if key in done:
+                    continue
+                verdict = self.remember(
+                    fact.text, kind=fact.kind, entities=fact.entities,
+                    confidence=fact.confidence, source=fact.source,
+                    observed=f"{fact.day}T00:00:00Z", actor="journal", dry_run=dry_run,
+                )
+                results.append((fact, verdict))
+                if not dry_run:
+                    with self.lock.held():
+                        append_line(record, key)
+        return results
 
     def journal_paths(self) -> list[Path]:
         folder = self.workspace.memory_dir
@@ -523,7 +576,9 @@ class Memory:
             session_scores=session_scores,
             windows=find_time_windows(query, self.clock()),
         )
-        return turns, rank_sessions(turns, weights.session_decay, session_scores)
+        return turns, rank_sessions(
+            turns, weights.session_decay, session_scores, weights.session_rank
+        )
 
     def _raw_hit(self, ranked: RankedTurn) -> SearchHit | None:
         session_id, _, index = ranked.source.rpartition("#")
@@ -849,6 +904,10 @@ def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
             "'last week' or 'in November 2025'"
         )
     return window.start_iso if start else window.end_iso
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def _stamp(folder: str, names: tuple[str, ...]) -> str:

@@ -209,3 +209,33 @@ def test_statements_are_sentences_of_the_body():
     assert statements_of("# Ann\nDesign lead. Likes jazz!\n- Plays cello") == [
         "Design lead.", "Likes jazz!", "Plays cello",
     ]
+
+
+def test_retain_facts_are_promoted_through_the_gate_once(mem: Memory):
+    mem.log("@Ann prefers cortado", kind="opinion", confidence=0.8)
+    mem.log("@Ann leads the design team", kind="world")
+    first = mem.promote()
+    assert [type(verdict).__name__ for _, verdict in first] == ["Admitted", "Admitted"]
+    topic = mem.get_topic(first[0][1].topic_id)
+    assert topic.meta.kind == "opinion" and topic.meta.confidence == 0.8
+    assert topic.meta.lineage == (first[0][0].source,)
+    assert topic.meta.observed == "2025-11-27T00:00:00Z"
+    assert mem.promote() == []
+    assert len(mem.list_topics()) == 2
+
+
+def test_a_newer_retain_fact_supersedes_the_promoted_one(mem: Memory, clock: Clock):
+    mem.log("@Ann prefers cortado", kind="opinion")
+    mem.promote()
+    clock.advance()
+    mem.log("@Ann prefers flat white", kind="opinion")
+    [(_, verdict)] = mem.promote()
+    assert isinstance(verdict, Superseded)
+
+
+def test_promote_dry_run_writes_nothing(mem: Memory):
+    mem.log("@Ann prefers cortado", kind="opinion")
+    [(_, verdict)] = mem.promote(dry_run=True)
+    assert verdict.dry_run
+    assert mem.list_topics() == []
+    assert len(mem.promote()) == 1

@@ -148,4 +148,30 @@ def reject(ctx: click.Context, proposal_id: str) -> None:
     click.echo(f"{resolved.id} rejected: {resolved.ruling}")
 
 
-COMMANDS = (remember, proposals)
+@click.command()
+@click.option("--day", default=None, help="Only this day's journal (YYYY-MM-DD); default: all.")
+@click.option("--dry-run", is_flag=True, help="Show the verdicts without writing anything.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def promote(ctx: click.Context, day: str | None, dry_run: bool, as_json: bool) -> None:
+    """Promote journal ## Retain facts into the wiki, each through the gate (once per fact).
+
+    Example: memstrata promote --day 2025-11-27 --dry-run
+    """
+    results = open_memory(ctx).promote(day, dry_run=dry_run)
+    if as_json:
+        echo_json(
+            [
+                {"fact": fact, "verdict": verdict_name(verdict), **_fields(verdict)}
+                for fact, verdict in results
+            ]
+        )
+        return
+    if not results:
+        click.echo("nothing new to promote")
+    for fact, verdict in results:
+        where = getattr(verdict, "topic_id", "") or getattr(verdict, "proposal_id", "")
+        click.echo(f"{fact.source}: {verdict_name(verdict)} {where}".rstrip())
+
+
+COMMANDS = (remember, proposals, promote)

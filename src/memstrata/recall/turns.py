@@ -40,6 +40,8 @@ class TurnWeights:
     session: float = 0.4
     #: boost for a candidate whose time falls in a window named by the query
     temporal: float = 0.3
+    #: weight of a session's own (scaled) BM25 when sessions are ranked
+    session_rank: float = 1.0
     #: turns before a turn embedded with it (see :func:`~memstrata.recall.semantic.turn_passages`)
     context: int = 1
 
@@ -159,11 +161,14 @@ def _neighbour_scores(lexical: dict[str, float]) -> dict[str, float]:
 
 
 def rank_sessions(
-    turns: list[RankedTurn], decay: float, session_scores: dict[str, float] | None = None
+    turns: list[RankedTurn],
+    decay: float,
+    session_scores: dict[str, float] | None = None,
+    session_weight: float = 1.0,
 ) -> list[tuple[str, float]]:
     """Sessions ranked by their turns and, when given, their own session-level BM25.
 
-    score(s) = Σ_i decay^i · score(turn_i) (best turn first) + bm25̂(s), with bm25̂ the session
+    score(s) = Σ_i decay^i · score(turn_i) (best turn first) + w · bm25̂(s), with bm25̂ the session
     BM25 min-max scaled; a session whose several turns match outranks one lucky turn.
     """
     by_session: dict[str, list[float]] = {}
@@ -174,5 +179,5 @@ def rank_sessions(
         for session, values in by_session.items()
     }
     for session, score in normalise_scores(session_scores or {}).items():
-        scores[session] = scores.get(session, 0.0) + score
+        scores[session] = scores.get(session, 0.0) + session_weight * score
     return [(session, scores[session]) for session in rank_items(scores)]
