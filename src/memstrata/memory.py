@@ -463,9 +463,14 @@ class Memory:
                 if key in done:
                     continue
                 verdict = self.remember(
-                    fact.text, kind=fact.kind, entities=fact.entities,
-                    confidence=fact.confidence, source=fact.source,
-                    observed=f"{fact.day}T00:00:00Z", actor="journal", dry_run=dry_run,
+                    fact.text,
+                    kind=fact.kind,
+                    entities=fact.entities,
+                    confidence=fact.confidence,
+                    source=fact.source,
+                    observed=f"{fact.day}T00:00:00Z",
+                    actor="journal",
+                    dry_run=dry_run,
                 )
                 results.append((fact, verdict))
                 if not dry_run:
@@ -671,11 +676,11 @@ class Memory:
         return cached[1]
 
     def _semantic_arm(self) -> SemanticArm | None:
-        from memstrata.recall.embedding import fill_item_vectors
-
         embedder = self.embedder
         if embedder is None:
             return None
+        from memstrata.recall.embedding import fill_item_vectors
+
         if not self.read_only:
             with self.lock.held():
                 fill_item_vectors(self.index.db, embedder)

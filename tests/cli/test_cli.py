@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -149,7 +150,8 @@ def test_demo_runs_end_to_end():
 
 def test_every_command_has_help_with_an_example():
     runner = CliRunner()
-    commands = [(name, command) for name, command in cli.commands.items()]
+    context = click.Context(cli)
+    commands = [(name, cli.get_command(context, name)) for name in cli.list_commands(context)]
     for name, command in commands:
         names = [name]
         if hasattr(command, "commands"):
@@ -158,3 +160,29 @@ def test_every_command_has_help_with_an_example():
             result = runner.invoke(cli, [*full.split(), "--help"])
             assert result.exit_code == 0, full
             assert "Example:" in result.output, full
+
+
+def test_the_lazy_command_table_matches_every_module():
+    import importlib
+
+    from memstrata.cli import COMMAND_MODULES
+
+    for module in set(COMMAND_MODULES.values()):
+        names = {
+            command.name for command in importlib.import_module(f"memstrata.cli.{module}").COMMANDS
+        }
+        assert names == {name for name, owner in COMMAND_MODULES.items() if owner == module}
+
+
+def test_importing_the_cli_loads_no_command_module():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, memstrata.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith('memstrata.cli.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"

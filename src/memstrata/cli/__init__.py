@@ -1,11 +1,14 @@
 """The ``memstrata`` command: thin commands over :class:`memstrata.Memory`.
 
-Errors are turned into one line and a non-zero exit here, in one place.
+Errors are turned into one line and a non-zero exit here, in one place. Command modules are
+imported only when their command runs: a hook that runs on every prompt must not pay for the
+gate, the gardener or the MCP SDK.
 """
 
 from __future__ import annotations
 
 import errno
+import importlib
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -14,9 +17,29 @@ import click
 
 from memstrata.errors import MemstrataError
 
+#: command name → the module of ``memstrata.cli`` that defines it (in its ``COMMANDS``)
+COMMAND_MODULES: dict[str, str] = {
+    "init": "workspace", "status": "workspace", "rebuild": "workspace", "demo": "workspace",
+    "topic": "topic", "log": "journal", "ingest": "raw",
+    "search": "search", "recall": "search", "context": "search", "metrics": "search",
+    "remember": "gate", "proposals": "gate", "promote": "gate",
+    "garden": "maintain", "ledger": "maintain", "snapshot": "maintain", "tick": "maintain",
+    "mcp": "serve", "serve": "serve", "hooks": "hooks", "hook": "hooks",
+}  # fmt: skip
+
 
 class _Group(click.Group):
-    """A group that reports memstrata and OS errors as one line instead of a traceback."""
+    """Loads commands lazily, and reports memstrata and OS errors as one line, not a trace."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is None:
+            return None
+        commands = importlib.import_module(f"memstrata.cli.{module}").COMMANDS
+        return next((command for command in commands if command.name == cmd_name), None)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -52,24 +75,3 @@ def cli(ctx: click.Context, workspace: Path | None) -> None:
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="memstrata")
-
-
-def _register() -> None:
-    from memstrata.cli import (
-        gate,
-        hooks,
-        journal,
-        maintain,
-        raw,
-        search,
-        serve,
-        topic,
-        workspace,
-    )
-
-    for module in (workspace, topic, journal, raw, search, gate, maintain, serve, hooks):
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
-_register()

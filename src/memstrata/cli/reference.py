@@ -24,8 +24,11 @@ def _walk(
 ) -> list[tuple[tuple[str, ...], click.Command]]:
     found = [(path, command)]
     if isinstance(command, click.Group):
-        for name in sorted(command.commands):
-            found += _walk(command.commands[name], (*path, name))
+        context = click.Context(command)
+        for name in command.list_commands(context):
+            sub = command.get_command(context, name)
+            if sub is not None:
+                found += _walk(sub, (*path, name))
     return found
 
 
