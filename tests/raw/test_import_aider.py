@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from memstrata.raw.importers import HEAD_BYTES, ParsedFile, aider
+
+from .support import assert_prefix_stable
 
 EXCERPT_A = "aider/chat-history.excerpt-A.bytes3501597-3505570.md"
 EXCERPT_B = "aider/chat-history.excerpt-B.bytes598688-603333.md"
@@ -34,25 +35,6 @@ def roles_texts(parsed: ParsedFile, session: int) -> list[tuple[str, str]]:
 def write_history(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def assert_prefix_stable(path: Path, parse: Callable[[Path, str], ParsedFile], tmp: Path) -> None:
-    """Every whole-line prefix parses to the full file's sessions and turns but the last."""
-    lines = path.read_bytes().splitlines(keepends=True)
-    full = {item.session.id: item.turns for item in parse(path, "a").sessions}
-    for count in range(1, len(lines) + 1):
-        copy = tmp / f"prefix-{count}" / path.name
-        copy.parent.mkdir()
-        copy.write_bytes(b"".join(lines[:count]))
-        part = parse(copy, "a")
-        assert not part.problems
-        for item in part.sessions:
-            whole = [(t.index, t.role, t.text) for t in full[item.session.id]]
-            turns = [(t.index, t.role, t.text) for t in item.turns]
-            assert turns[:-1] == whole[: len(turns) - 1]
-            index, role, text = turns[-1]
-            assert whole[index][:2] == (index, role)
-            assert whole[index][2].startswith(text)
 
 
 @pytest.mark.parametrize("name", [EXCERPT_A, EXCERPT_B])

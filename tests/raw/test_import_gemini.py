@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from memstrata.raw.importers import HEAD_BYTES, ParsedFile, gemini
+from memstrata.raw.importers import HEAD_BYTES, gemini
+
+from .support import assert_prefix_stable, only_session
 
 FIXTURES = "gemini-cli/agent-sessions-shape"
 NOT_TRANSCRIPTS = {"PROVENANCE.md", "SHA256SUMS", "manifest.json"}
@@ -22,33 +23,9 @@ def data_files(transcripts: Path) -> list[Path]:
     )
 
 
-def only_session(parsed: ParsedFile) -> list[tuple[str, str]]:
-    assert len(parsed.sessions) == 1
-    return [(turn.role, turn.text) for turn in parsed.sessions[0].turns]
-
-
 def write_lines(path: Path, *records: object) -> Path:
     path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
     return path
-
-
-def assert_prefix_stable(path: Path, parse: Callable[[Path, str], ParsedFile], tmp: Path) -> None:
-    """Every whole-line prefix parses to the full file's sessions and turns but the last."""
-    lines = path.read_bytes().splitlines(keepends=True)
-    full = {item.session.id: item.turns for item in parse(path, "a").sessions}
-    for count in range(1, len(lines) + 1):
-        copy = tmp / f"prefix-{count}" / path.name
-        copy.parent.mkdir()
-        copy.write_bytes(b"".join(lines[:count]))
-        part = parse(copy, "a")
-        assert not part.problems
-        for item in part.sessions:
-            whole = [(t.index, t.role, t.text) for t in full[item.session.id]]
-            turns = [(t.index, t.role, t.text) for t in item.turns]
-            assert turns[:-1] == whole[: len(turns) - 1]
-            index, role, text = turns[-1]
-            assert whole[index][:2] == (index, role)
-            assert whole[index][2].startswith(text)
 
 
 HEADER = {

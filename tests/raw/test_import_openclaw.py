@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from memstrata.raw.importers import HEAD_BYTES, ParsedFile, openclaw
+from memstrata.raw.importers import HEAD_BYTES, openclaw
+
+from .support import assert_prefix_stable, only_session
 
 FIXTURES = "openclaw-pi/agent-sessions"
 NOT_TRANSCRIPTS = {"PROVENANCE.md", "SHA256SUMS", "manifest.json"}
@@ -21,11 +22,6 @@ def data_files(transcripts: Path) -> list[Path]:
         for path in transcripts.rglob("*")
         if path.is_file() and "LICENSES" not in path.parts and path.name not in NOT_TRANSCRIPTS
     )
-
-
-def only_session(parsed: ParsedFile) -> list[tuple[str, str]]:
-    assert len(parsed.sessions) == 1
-    return [(turn.role, turn.text) for turn in parsed.sessions[0].turns]
 
 
 def write_lines(path: Path, *records: object) -> Path:
@@ -41,25 +37,6 @@ def message(entry_id: str, role: str, content: object, **extra: object) -> dict[
         "timestamp": "2026-05-12T01:00:05Z",
         "message": {"role": role, "content": content, **extra},
     }
-
-
-def assert_prefix_stable(path: Path, parse: Callable[[Path, str], ParsedFile], tmp: Path) -> None:
-    """Every whole-line prefix parses to the full file's sessions and turns but the last."""
-    lines = path.read_bytes().splitlines(keepends=True)
-    full = {item.session.id: item.turns for item in parse(path, "a").sessions}
-    for count in range(1, len(lines) + 1):
-        copy = tmp / f"prefix-{count}" / path.name
-        copy.parent.mkdir()
-        copy.write_bytes(b"".join(lines[:count]))
-        part = parse(copy, "a")
-        assert not part.problems
-        for item in part.sessions:
-            whole = [(t.index, t.role, t.text) for t in full[item.session.id]]
-            turns = [(t.index, t.role, t.text) for t in item.turns]
-            assert turns[:-1] == whole[: len(turns) - 1]
-            index, role, text = turns[-1]
-            assert whole[index][:2] == (index, role)
-            assert whole[index][2].startswith(text)
 
 
 @pytest.mark.parametrize("name", ["pi-small.jsonl", "openclaw-large.jsonl"])
