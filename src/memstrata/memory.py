@@ -84,6 +84,8 @@ class SyncReport:
     journals_indexed: int = 0
     journals_removed: int = 0
     edits_recorded: int = 0
+    #: items given a vector (rebuild embeds every topic, journal entry and raw turn)
+    embedded: int = 0
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -124,6 +126,7 @@ class Memory:
         #: False keeps the embedding model unloaded (hooks: a prompt must not wait ~1.5 s for it)
         self.use_embeddings = embeddings
         self.embedder_note = ""
+        self._semantic_note = ""
         #: an embedder given here is used as is (benchmarks share one across workspaces)
         self._embedder: Embedder | None = embedder
         self._vector_cache: dict[tuple[str, str], tuple[tuple[object, ...], VectorIndex]] = {}
@@ -265,7 +268,8 @@ class Memory:
             report.journals_removed += 1
 
     def rebuild(self) -> SyncReport:
-        """Recreate the index and ``_index.json`` from the files alone."""
+        """Recreate the index and ``_index.json`` from the files alone, then embed everything
+        (with the embedding model on; vectors come from the cache when texts are unchanged)."""
         with self.lock.held():
             if self._index is not None:
                 self._index.close()
@@ -281,6 +285,8 @@ class Memory:
                 except ParseError:
                     continue  # already reported by sync
             write_index_file(self.workspace.index_json, entries)
+            self._vector_cache.clear()
+            report.embedded = self.embed_missing()
         return report
 
     # -- rules ---------------------------------------------------------------------------------
@@ -567,7 +573,9 @@ class Memory:
         if embedder is not None:
             if not self.read_only:
                 with self.lock.held():
-                    fill_turn_vectors(self.index.db, self.raw.db, embedder, weights.context)
+                    fill_turn_vectors(
+                        self.index.db, self.raw.db, embedder, weights.context, EMBED_PER_QUERY
+                    )
             vectors = self._vectors("turn", embedder.name)
             query_vector = embedder.embed([query], query=True)[0]
         session_scores = score_sessions(self.index.db, query, weights.pool)
@@ -660,6 +668,19 @@ class Memory:
             self._embedder = embedder
         return self._embedder
 
+    def embed_missing(self) -> int:
+        """Embed every topic, journal entry and raw turn that lacks a vector; return how many."""
+        from memstrata.recall.embedding import fill_item_vectors, fill_turn_vectors
+
+        embedder = self.embedder
+        if embedder is None or self.read_only:
+            return 0
+        with self.lock.held():
+            done = fill_item_vectors(self.index.db, embedder)
+            if self.workspace.raw_db.exists():
+                done += fill_turn_vectors(self.index.db, self.raw.db, embedder)
+        return done
+
     def _vectors(self, kind: str, embedder_name: str) -> VectorIndex:
         """Vectors of one kind, loaded once and reloaded only when the table changed."""
         from memstrata.recall.semantic import VectorIndex
@@ -679,11 +700,18 @@ class Memory:
         embedder = self.embedder
         if embedder is None:
             return None
-        from memstrata.recall.embedding import fill_item_vectors
+        from memstrata.recall.embedding import fill_item_vectors, missing_item_vectors
 
         if not self.read_only:
             with self.lock.held():
-                fill_item_vectors(self.index.db, embedder)
+                fill_item_vectors(self.index.db, embedder, EMBED_PER_QUERY)
+        missing = missing_item_vectors(self.index.db, embedder.name)
+        self._semantic_note = (
+            f"semantic arm: {missing} items not embedded yet (up to {EMBED_PER_QUERY} more "
+            "per query; 'memstrata rebuild' embeds them all)"
+            if missing
+            else ""
+        )
         topics = self._vectors("topic", embedder.name)
         facts = self._vectors("fact", embedder.name)
 
@@ -737,6 +765,8 @@ class Memory:
             notes.append("semantic arm off (embeddings disabled): lexical, entity and temporal")
         elif self.embedder_note:
             notes.append(self.embedder_note)
+        if semantic is not None and self._semantic_note:
+            notes.append(self._semantic_note)
         items = recall_items(
             self.index.db,
             query,
@@ -894,6 +924,8 @@ class Memory:
 
 
 MAX_QUERY_CHARS = 2_000
+#: a query embeds at most this many items lacking vectors (rebuild embeds the whole backlog)
+EMBED_PER_QUERY = 256
 #: reads re-scan topic files for hand edits at most this often (see Memory.refresh)
 TOPIC_SCAN_INTERVAL_S = 30.0
 

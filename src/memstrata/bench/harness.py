@@ -65,6 +65,7 @@ class MemstrataRetriever:
         for session, turns in corpus.sessions:
             self.memory.raw.upsert(session, turns)
         # Index the sessions and embed every turn now, so query timings are queries only.
+        self.memory.embed_missing()
         self.memory.rank_raw("warm up", 1, weights)
 
     def search(self, question: Question) -> dict[str, list[str]]:

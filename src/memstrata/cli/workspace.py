@@ -71,8 +71,10 @@ def rebuild(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         echo_json(report)
     else:
+        embedded = f", embedded {report.embedded} items" if report.embedded else ""
         click.echo(
             f"indexed {report.topics_indexed} topics and {report.journals_indexed} journal days"
+            f"{embedded}"
         )
     for problem in report.problems:
         click.echo(f"problem: {problem}", err=True)

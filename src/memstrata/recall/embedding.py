@@ -23,18 +23,28 @@ BATCH = 256
 TURN_CONTEXT = 1
 
 
-def fill_item_vectors(index: sqlite3.Connection, embedder: Embedder) -> int:
-    """Embed every topic summary and journal entry that has no vector from ``embedder``."""
+def fill_item_vectors(
+    index: sqlite3.Connection, embedder: Embedder, limit: int | None = None
+) -> int:
+    """Embed topic summaries and journal entries that have no vector from ``embedder``.
+
+    At most ``limit`` items (newest first), so that a query never waits for a whole backlog;
+    ``None`` embeds them all. Returns how many were embedded.
+    """
+    cap = -1 if limit is None else limit
     topics = index.execute(
         "SELECT id, title, summary FROM topics WHERE id NOT IN"
-        " (SELECT ref FROM vectors WHERE kind = 'topic' AND embedder = ?) ORDER BY id",
-        (embedder.name,),
+        " (SELECT ref FROM vectors WHERE kind = 'topic' AND embedder = ?)"
+        " ORDER BY updated DESC, id LIMIT ?",
+        (embedder.name, cap),
     ).fetchall()
+    if limit is not None:
+        cap = max(0, limit - len(topics))
     entries = index.execute(
         "SELECT source || '#L' || line AS ref, text FROM journal WHERE source || '#L' || line"
         " NOT IN (SELECT ref FROM vectors WHERE kind = 'fact' AND embedder = ?)"
-        " ORDER BY source, line",
-        (embedder.name,),
+        " ORDER BY day DESC, source, line LIMIT ?",
+        (embedder.name, cap),
     ).fetchall()
     done = _embed_into(
         index,
@@ -46,11 +56,27 @@ def fill_item_vectors(index: sqlite3.Connection, embedder: Embedder) -> int:
     return done
 
 
+def missing_item_vectors(index: sqlite3.Connection, embedder_name: str) -> int:
+    """How many topics and journal entries still lack a vector from this embedder."""
+    row = index.execute(
+        "SELECT (SELECT COUNT(*) FROM topics) + (SELECT COUNT(*) FROM journal)"
+        " - (SELECT COUNT(*) FROM vectors WHERE kind IN ('topic', 'fact') AND embedder = ?)",
+        (embedder_name,),
+    ).fetchone()
+    return max(0, int(row[0]))
+
+
 def fill_turn_vectors(
-    index: sqlite3.Connection, raw: sqlite3.Connection, embedder: Embedder,
+    index: sqlite3.Connection,
+    raw: sqlite3.Connection,
+    embedder: Embedder,
     context: int = TURN_CONTEXT,
+    limit: int | None = None,
 ) -> int:
-    """Embed every raw turn without a vector, each with the turn before it as context."""
+    """Embed raw turns without a vector, each with the turn before it as context.
+
+    At most about ``limit`` turns (whole batches); ``None`` embeds them all.
+    """
     have = {
         row[0]
         for row in index.execute(
@@ -70,6 +96,8 @@ def fill_turn_vectors(
         if len(pending) >= BATCH:
             done += _embed_into(index, embedder, "turn", pending)
             pending = []
+            if limit is not None and done >= limit:
+                return done
     return done + _embed_into(index, embedder, "turn", pending)
 
 
