@@ -127,9 +127,11 @@ class Memory:
         self.use_embeddings = embeddings
         self.embedder_note = ""
         self._semantic_note = ""
+        self._semantic_version: tuple[int, int] | None = None
         #: an embedder given here is used as is (benchmarks share one across workspaces)
         self._embedder: Embedder | None = embedder
-        self._vector_cache: dict[tuple[str, str], tuple[tuple[object, ...], VectorIndex]] = {}
+        self._vector_cache: dict[tuple[str, str], VectorIndex] = {}
+        self._turn_version: tuple[int, int] | None = None
         self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
         self.access = AccessLog(self.workspace.state_dir / "access.db")
         self._gate: Gate | None = None
@@ -571,11 +573,18 @@ class Memory:
         embedder = self.embedder
         vectors = query_vector = None
         if embedder is not None:
-            if not self.read_only:
-                with self.lock.held():
-                    fill_turn_vectors(
-                        self.index.db, self.raw.db, embedder, weights.context, EMBED_PER_QUERY
-                    )
+            if self._index_version() != self._turn_version:
+                if not self.read_only:
+                    with self.lock.held():
+                        fill_turn_vectors(
+                            self.index.db,
+                            self.raw.db,
+                            embedder,
+                            weights.context,
+                            EMBED_PER_QUERY,
+                        )
+                self._vector_cache.pop(("turn", embedder.name), None)
+                self._turn_version = self._index_version()
             vectors = self._vectors("turn", embedder.name)
             query_vector = embedder.embed([query], query=True)[0]
         session_scores = score_sessions(self.index.db, query, weights.pool)
@@ -682,24 +691,20 @@ class Memory:
         return done
 
     def _vectors(self, kind: str, embedder_name: str) -> VectorIndex:
-        """Vectors of one kind, loaded once and reloaded only when the table changed."""
+        """Vectors of one kind, loaded once; callers drop the cache when the index changed."""
         from memstrata.recall.semantic import VectorIndex
 
-        version = self.index.db.execute(
-            "SELECT COUNT(*), MAX(rowid) FROM vectors WHERE kind = ? AND embedder = ?",
-            (kind, embedder_name),
-        ).fetchone()
         key = (kind, embedder_name)
-        cached = self._vector_cache.get(key)
-        if cached is None or cached[0] != tuple(version):
-            cached = (tuple(version), VectorIndex.load(self.index.db, kind, embedder_name))
-            self._vector_cache[key] = cached
-        return cached[1]
+        if key not in self._vector_cache:
+            self._vector_cache[key] = VectorIndex.load(self.index.db, kind, embedder_name)
+        return self._vector_cache[key]
 
-    def _semantic_arm(self) -> SemanticArm | None:
-        embedder = self.embedder
-        if embedder is None:
-            return None
+    def _index_version(self) -> tuple[int, int]:
+        db = self.index.db
+        return (int(db.execute("PRAGMA data_version").fetchone()[0]), db.total_changes)
+
+    def _prepare_semantic(self, embedder: Embedder) -> None:
+        """Embed part of the backlog, note what is left, reload changed vectors."""
         from memstrata.recall.embedding import fill_item_vectors, missing_item_vectors
 
         if not self.read_only:
@@ -712,6 +717,21 @@ class Memory:
             if missing
             else ""
         )
+        self._vector_cache = {
+            key: value for key, value in self._vector_cache.items() if key[0] == "turn"
+        }
+        self._vectors("topic", embedder.name)
+        self._vectors("fact", embedder.name)
+        self._semantic_version = self._index_version()
+
+    def _semantic_arm(self) -> SemanticArm | None:
+        embedder = self.embedder
+        if embedder is None:
+            return None
+        # Skip the bookkeeping queries while the index is unchanged since the last recall:
+        # data_version moves when another connection commits, total_changes when we do.
+        if self._index_version() != self._semantic_version:
+            self._prepare_semantic(embedder)
         topics = self._vectors("topic", embedder.name)
         facts = self._vectors("fact", embedder.name)
 
