@@ -71,8 +71,8 @@ if TYPE_CHECKING:
     from memstrata.maintain.tick import TickReport
     from memstrata.maintain.undo import UndoResult
     from memstrata.providers.embedder import Embedder
-    from memstrata.recall.semantic import VectorIndex
     from memstrata.recall.turns import RankedTurn, TurnWeights
+    from memstrata.recall.vector_cache import VectorCache
 
 
 @dataclass(slots=True)
@@ -126,12 +126,9 @@ class Memory:
         #: False keeps the embedding model unloaded (hooks: a prompt must not wait ~1.5 s for it)
         self.use_embeddings = embeddings
         self.embedder_note = ""
-        self._semantic_note = ""
-        self._semantic_version: tuple[int, int] | None = None
         #: an embedder given here is used as is (benchmarks share one across workspaces)
         self._embedder: Embedder | None = embedder
-        self._vector_cache: dict[tuple[str, str], VectorIndex] = {}
-        self._turn_version: tuple[int, int] | None = None
+        self._vectors: VectorCache | None = None
         self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
         self.access = AccessLog(self.workspace.state_dir / "access.db")
         self._gate: Gate | None = None
@@ -287,7 +284,6 @@ class Memory:
                 except ParseError:
                     continue  # already reported by sync
             write_index_file(self.workspace.index_json, entries)
-            self._vector_cache.clear()
             report.embedded = self.embed_missing()
         return report
 
@@ -563,30 +559,17 @@ class Memory:
     ) -> tuple[list[RankedTurn], list[tuple[str, float]]]:
         """Raw turns and raw sessions ranked for ``query`` (what ``search_raw`` and the
         retrieval benchmarks use): ``(turns best first, [(session id, score)] best first)``."""
-        from memstrata.recall.embedding import fill_turn_vectors
         from memstrata.recall.sessions import score_sessions
         from memstrata.recall.temporal import find_time_windows
         from memstrata.recall.turns import TurnWeights, rank_sessions, rank_turns
 
         weights = weights or TurnWeights()
         self._sync_raw_sessions()
-        embedder = self.embedder
+        cache = self.vectors
         vectors = query_vector = None
-        if embedder is not None:
-            if self._index_version() != self._turn_version:
-                if not self.read_only:
-                    with self.lock.held():
-                        fill_turn_vectors(
-                            self.index.db,
-                            self.raw.db,
-                            embedder,
-                            weights.context,
-                            EMBED_PER_QUERY,
-                        )
-                self._vector_cache.pop(("turn", embedder.name), None)
-                self._turn_version = self._index_version()
-            vectors = self._vectors("turn", embedder.name)
-            query_vector = embedder.embed([query], query=True)[0]
+        if cache is not None:
+            vectors = cache.turns(self.index.db, self.raw.db, weights.context)
+            query_vector = cache.embedder.embed([query], query=True)[0]
         session_scores = score_sessions(self.index.db, query, weights.pool)
         turns = rank_turns(
             self.raw.db,
@@ -677,63 +660,32 @@ class Memory:
             self._embedder = embedder
         return self._embedder
 
-    def embed_missing(self) -> int:
-        """Embed every topic, journal entry and raw turn that lacks a vector; return how many."""
-        from memstrata.recall.embedding import fill_item_vectors, fill_turn_vectors
-
-        embedder = self.embedder
-        if embedder is None or self.read_only:
-            return 0
-        with self.lock.held():
-            done = fill_item_vectors(self.index.db, embedder)
-            if self.workspace.raw_db.exists():
-                done += fill_turn_vectors(self.index.db, self.raw.db, embedder)
-        return done
-
-    def _vectors(self, kind: str, embedder_name: str) -> VectorIndex:
-        """Vectors of one kind, loaded once; callers drop the cache when the index changed."""
-        from memstrata.recall.semantic import VectorIndex
-
-        key = (kind, embedder_name)
-        if key not in self._vector_cache:
-            self._vector_cache[key] = VectorIndex.load(self.index.db, kind, embedder_name)
-        return self._vector_cache[key]
-
-    def _index_version(self) -> tuple[int, int]:
-        db = self.index.db
-        return (int(db.execute("PRAGMA data_version").fetchone()[0]), db.total_changes)
-
-    def _prepare_semantic(self, embedder: Embedder) -> None:
-        """Embed part of the backlog, note what is left, reload changed vectors."""
-        from memstrata.recall.embedding import fill_item_vectors, missing_item_vectors
-
-        if not self.read_only:
-            with self.lock.held():
-                fill_item_vectors(self.index.db, embedder, EMBED_PER_QUERY)
-        missing = missing_item_vectors(self.index.db, embedder.name)
-        self._semantic_note = (
-            f"semantic arm: {missing} items not embedded yet (up to {EMBED_PER_QUERY} more "
-            "per query; 'memstrata rebuild' embeds them all)"
-            if missing
-            else ""
-        )
-        self._vector_cache = {
-            key: value for key, value in self._vector_cache.items() if key[0] == "turn"
-        }
-        self._vectors("topic", embedder.name)
-        self._vectors("fact", embedder.name)
-        self._semantic_version = self._index_version()
-
-    def _semantic_arm(self) -> SemanticArm | None:
+    @property
+    def vectors(self) -> VectorCache | None:
+        """The vectors of the semantic arm (``None`` when embeddings are off)."""
         embedder = self.embedder
         if embedder is None:
             return None
-        # Skip the bookkeeping queries while the index is unchanged since the last recall:
-        # data_version moves when another connection commits, total_changes when we do.
-        if self._index_version() != self._semantic_version:
-            self._prepare_semantic(embedder)
-        topics = self._vectors("topic", embedder.name)
-        facts = self._vectors("fact", embedder.name)
+        if self._vectors is None:
+            from memstrata.recall.vector_cache import VectorCache
+
+            self._vectors = VectorCache(embedder, self.lock.held, not self.read_only)
+        return self._vectors
+
+    def embed_missing(self) -> int:
+        """Embed every topic, journal entry and raw turn that lacks a vector; return how many."""
+        vectors = self.vectors
+        if vectors is None:
+            return 0
+        raw = self.raw.db if self.workspace.raw_db.exists() else None
+        return vectors.embed_all(self.index.db, raw)
+
+    def _semantic_arm(self) -> SemanticArm | None:
+        vectors = self.vectors
+        if vectors is None:
+            return None
+        topics, facts = vectors.items(self.index.db)
+        embedder = vectors.embedder
 
         def arm(query: str, limit: int) -> dict[str, float]:
             vector = embedder.embed([query], query=True)[0]
@@ -785,8 +737,8 @@ class Memory:
             notes.append("semantic arm off (embeddings disabled): lexical, entity and temporal")
         elif self.embedder_note:
             notes.append(self.embedder_note)
-        if semantic is not None and self._semantic_note:
-            notes.append(self._semantic_note)
+        if semantic is not None and self.vectors is not None and self.vectors.note:
+            notes.append(self.vectors.note)
         items = recall_items(
             self.index.db,
             query,
@@ -944,8 +896,6 @@ class Memory:
 
 
 MAX_QUERY_CHARS = 2_000
-#: a query embeds at most this many items lacking vectors (rebuild embeds the whole backlog)
-EMBED_PER_QUERY = 256
 #: reads re-scan topic files for hand edits at most this often (see Memory.refresh)
 TOPIC_SCAN_INTERVAL_S = 30.0
 
