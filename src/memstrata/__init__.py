@@ -1,10 +1,10 @@
 """memstrata: long-term memory for AI agents that stays small where it meets the model.
 
-    from memstrata import Memory
-    memory = Memory("~/agent-memory")
-    memory.remember("Ann prefers cortado", kind="opinion")   # → a Verdict
-    memory.recall("what does Ann drink?")                    # → RecallResult
-    memory.context("what does Ann drink?")                   # → Context, within budgets
+from memstrata import Memory
+memory = Memory("~/agent-memory")
+memory.remember("Ann prefers cortado", kind="opinion")   # → a Verdict
+memory.recall("what does Ann drink?")                    # → RecallResult
+memory.context("what does Ann drink?")                   # → Context, within budgets
 """
 
 from memstrata.config import Config, load_config

@@ -33,8 +33,13 @@ def _walk(
 
 
 def _help(command: click.Command, path: tuple[str, ...]) -> str:
-    context = click.Context(command, info_name=" ".join(path), terminal_width=100,
-                            max_content_width=100, help_option_names=["-h", "--help"])
+    context = click.Context(
+        command,
+        info_name=" ".join(path),
+        terminal_width=100,
+        max_content_width=100,
+        help_option_names=["-h", "--help"],
+    )
     return command.get_help(context)
 
 

@@ -393,8 +393,16 @@ def meta_to_dict(meta: TopicMeta) -> dict[str, Any]:
     for key, item in list(value.items()):
         if isinstance(item, tuple):
             value[key] = list(item)
-    for key in ("kind", "entities", "confidence", "observed", "superseded_by", "supersedes",
-                "conflicts_with", "decayed"):
+    for key in (
+        "kind",
+        "entities",
+        "confidence",
+        "observed",
+        "superseded_by",
+        "supersedes",
+        "conflicts_with",
+        "decayed",
+    ):
         if value[key] in ("", None, []):
             del value[key]
     if meta.importance == IMPORTANCE_DEFAULT:
