@@ -552,7 +552,8 @@ class Memory:
         time windows the query names; the hit's ``extra["arms"]`` says which arms found it.
         """
         ranked, _ = self.rank_raw(query, limit)
-        return [hit for hit in (self._raw_hit(turn) for turn in ranked) if hit is not None]
+        hits = (self.raw.hit(turn.source, turn.score, turn.arms) for turn in ranked)
+        return [hit for hit in hits if hit is not None]
 
     def rank_raw(
         self, query: str, limit: int, weights: TurnWeights | None = None
@@ -585,29 +586,9 @@ class Memory:
             turns, weights.session_decay, session_scores, weights.session_rank
         )
 
-    def _raw_hit(self, ranked: RankedTurn) -> SearchHit | None:
-        session_id, _, index = ranked.source.rpartition("#")
-        row = self.raw.db.execute(
-            "SELECT t.role, t.time, t.text, s.agent, s.harness FROM turns t"
-            " JOIN sessions s ON s.id = t.session_id WHERE t.session_id = ? AND t.idx = ?",
-            (session_id, int(index)),
-        ).fetchone()
-        if row is None:
-            return None
-        return SearchHit(
-            stratum="raw",
-            source=ranked.source,
-            text=row["text"],
-            score=ranked.score,
-            time=row["time"],
-            title=row["role"],
-            extra={"agent": row["agent"], "harness": row["harness"], "arms": ",".join(ranked.arms)},
-        )
-
     def _sync_raw_sessions(self) -> None:
         """Refresh the session-level FTS documents when the raw store changed."""
-        from memstrata.recall.sessions import put_sessions
-        from memstrata.sqlite import immediate
+        from memstrata.recall.sessions import sync_session_documents
 
         if not self.workspace.raw_db.exists() or self.read_only:
             return
@@ -615,26 +596,7 @@ class Memory:
         if self.index.get_meta("raw_stamp") == stamp:
             return
         with self.lock.held():
-            known = self.index.stamps("session:")
-            rows = self.raw.db.execute(
-                "SELECT session_id, COUNT(*) AS n, SUM(LENGTH(text)) AS size FROM turns"
-                " GROUP BY session_id"
-            ).fetchall()
-            changed = [
-                row["session_id"]
-                for row in rows
-                if known.get(f"session:{row['session_id']}") != f"{row['n']}:{row['size']}"
-            ]
-            with immediate(self.index.db):
-                for session_id in changed:
-                    text = "\n".join(turn.text for turn in self.raw.turns(session_id))
-                    put_sessions(self.index.db, [(session_id, text)])
-                for row in rows:
-                    self.index.db.execute(
-                        "INSERT INTO stamps VALUES (?, ?) ON CONFLICT (source) DO UPDATE"
-                        " SET stamp = excluded.stamp",
-                        (f"session:{row['session_id']}", f"{row['n']}:{row['size']}"),
-                    )
+            sync_session_documents(self.index, self.raw)
             self.index.set_meta("raw_stamp", stamp)
 
     # -- embeddings ----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ contentless FTS5 table (``turns_fts``, rowid = ``turns.id``) holding the CJK-seg
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,6 +201,28 @@ class RawStore:
             )
             for row in rows
         ]
+
+    def hit(self, source: str, score: float, arms: Sequence[str] = ()) -> SearchHit | None:
+        """The turn ``<session id>#<index>`` as a search hit labelled raw (``None`` if absent)."""
+        session_id, _, index = source.rpartition("#")
+        if not index.isdigit():
+            return None
+        row = self.db.execute(
+            "SELECT t.role, t.time, t.text, s.agent, s.harness FROM turns t"
+            " JOIN sessions s ON s.id = t.session_id WHERE t.session_id = ? AND t.idx = ?",
+            (session_id, int(index)),
+        ).fetchone()
+        if row is None:
+            return None
+        return SearchHit(
+            stratum="raw",
+            source=source,
+            text=row["text"],
+            score=score,
+            time=row["time"],
+            title=row["role"],
+            extra={"agent": row["agent"], "harness": row["harness"], "arms": ",".join(arms)},
+        )
 
     def sessions(self) -> list[Session]:
         rows = self.db.execute("SELECT * FROM sessions ORDER BY started, id").fetchall()

@@ -11,7 +11,9 @@ import sqlite3
 from collections.abc import Iterable
 
 from memstrata.fts import match_expression, segment
-from memstrata.index.db import SESSION_SCHEMA
+from memstrata.index.db import SESSION_SCHEMA, IndexDB
+from memstrata.raw.store import RawStore
+from memstrata.sqlite import immediate
 
 
 def ensure_session_table(db: sqlite3.Connection) -> None:
@@ -42,3 +44,27 @@ def score_sessions(db: sqlite3.Connection, query: str, limit: int) -> dict[str, 
         (expression, limit),
     ).fetchall()
     return {row[0]: -float(row[1]) for row in rows}
+
+
+def sync_session_documents(index: IndexDB, raw: RawStore) -> int:
+    """Re-index the joined text of every raw session whose turns changed; return how many.
+
+    A session's stamp is its turn count and total text length, kept in the index's stamps.
+    The caller holds the workspace lock.
+    """
+    known = index.stamps("session:")
+    rows = raw.db.execute(
+        "SELECT session_id, COUNT(*) AS n, SUM(LENGTH(text)) AS size FROM turns GROUP BY session_id"
+    ).fetchall()
+    stamps = {row["session_id"]: f"{row['n']}:{row['size']}" for row in rows}
+    changed = [sid for sid, stamp in stamps.items() if known.get(f"session:{sid}") != stamp]
+    with immediate(index.db):
+        for session_id in changed:
+            text = "\n".join(turn.text for turn in raw.turns(session_id))
+            put_sessions(index.db, [(session_id, text)])
+            index.db.execute(
+                "INSERT INTO stamps VALUES (?, ?) ON CONFLICT (source) DO UPDATE"
+                " SET stamp = excluded.stamp",
+                (f"session:{session_id}", stamps[session_id]),
+            )
+    return len(changed)
