@@ -24,7 +24,7 @@ import re
 import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 SecretKind = Literal[
     "private-key",
@@ -51,32 +51,8 @@ SecretKind = Literal[
     "password",
     "generic-secret",
 ]
-# Most specific first: when matches overlap, the merged finding takes the earliest kind here.
-SECRET_KINDS: tuple[SecretKind, ...] = (
-    "private-key",
-    "anthropic-key",
-    "openai-key",
-    "aws-access-key-id",
-    "aws-secret-key",
-    "github-token",
-    "gitlab-token",
-    "slack-token",
-    "slack-webhook",
-    "google-api-key",
-    "google-oauth",
-    "stripe-key",
-    "twilio-key",
-    "sendgrid-key",
-    "npm-token",
-    "pypi-token",
-    "huggingface-token",
-    "jwt",
-    "connection-password",
-    "bearer-token",
-    "basic-auth",
-    "password",
-    "generic-secret",
-)
+# Most specific first (the order of SecretKind): overlapping matches merge into the earliest.
+SECRET_KINDS: tuple[SecretKind, ...] = get_args(SecretKind)
 _RANK = {kind: rank for rank, kind in enumerate(SECRET_KINDS)}
 
 
