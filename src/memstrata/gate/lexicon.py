@@ -1,0 +1,573 @@
+"""The gate's vocabulary: number and date words, negations, change markers, synonym and
+antonym groups, irregular verbs, abbreviations and their Chinese counterparts.
+
+Data only; :mod:`memstrata.gate.statements` turns a text into comparable features with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+NUMBER_WORDS = {
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "fifteen": "15",
+    "twenty": "20",
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "hundred": "100",
+    "thousand": "1000",
+    "million": "1000000",
+    "dozen": "12",
+    "half": "0.5",
+    "once": "1x",
+    "twice": "2x",
+    "first": "1.",
+    "second": "2.",
+    "third": "3.",
+    "fourth": "4.",
+    "fifth": "5.",
+    "sixth": "6.",
+    "seventh": "7.",
+    "eighth": "8.",
+    "ninth": "9.",
+    "tenth": "10.",
+}
+# Units that follow a number: part of the number, so "10 min" ≠ "10 h".
+UNITS = {
+    "ms": "ms",
+    "millisecond": "ms",
+    "milliseconds": "ms",
+    "s": "s",
+    "sec": "s",
+    "secs": "s",
+    "second": "s",
+    "seconds": "s",
+    "min": "min",
+    "mins": "min",
+    "minute": "min",
+    "minutes": "min",
+    "h": "h",
+    "hr": "h",
+    "hrs": "h",
+    "hour": "h",
+    "hours": "h",
+    "day": "d",
+    "days": "d",
+    "week": "wk",
+    "weeks": "wk",
+    "month": "mo",
+    "months": "mo",
+    "year": "y",
+    "years": "y",
+    "k": "k",
+    "kb": "kb",
+    "mb": "mb",
+    "gb": "gb",
+    "tb": "tb",
+    "km": "km",
+    "kg": "kg",
+    "m": "m",
+    "%": "%",
+    "percent": "%",
+    "x": "x",
+    "times": "x",
+    "inch": "in",
+    "inches": "in",
+    "euro": "eur",
+    "euros": "eur",
+    "eur": "eur",
+    "dollar": "usd",
+    "dollars": "usd",
+    "usd": "usd",
+    "st": ".",
+    "nd": ".",
+    "rd": ".",
+    "th": ".",
+    "分钟": "min",
+    "小时": "h",
+    "毫秒": "ms",
+    "秒": "s",
+    "天": "d",
+    "个月": "mo",
+    "年": "y",
+    "周": "wk",
+    "次": "x",
+    "楼": "floor",
+    "层": "floor",
+    "元": "cny",
+    "块": "cny",
+}
+DATES = {
+    **{day: day[:3] for day in "monday tuesday wednesday thursday friday saturday sunday".split()},
+    **{
+        month: month[:3]
+        for month in """january february march april june july august september october november
+       december""".split()
+    },
+    "tues": "tue",
+    "thur": "thu",
+    "thurs": "thu",
+    "sept": "sep",
+    "today": "today",
+    "tonight": "tonight",
+    "tomorrow": "tomorrow",
+    "yesterday": "yesterday",
+    "morning": "morning",
+    "afternoon": "afternoon",
+    "evening": "evening",
+    "night": "night",
+    "nightly": "night",
+    "noon": "noon",
+    "weekend": "weekend",
+    "weekday": "weekday",
+    "daily": "day",
+    "day": "day",
+    "weekly": "week",
+    "week": "week",
+    "monthly": "month",
+    "month": "month",
+    "yearly": "year",
+    "annually": "year",
+    "year": "year",
+    "quarterly": "quarter",
+    "quarter": "quarter",
+    "spring": "spring",
+    "summer": "summer",
+    "autumn": "autumn",
+    "fall": "autumn",
+    "winter": "winter",
+}
+# Abbreviations that are dates only when capitalised ("May", "Sun"), not as ordinary words.
+CAPITAL_DATES = {
+    "May": "may",
+    "Mon": "mon",
+    "Tue": "tue",
+    "Wed": "wed",
+    "Thu": "thu",
+    "Fri": "fri",
+    "Sat": "sat",
+    "Sun": "sun",
+    "Jan": "jan",
+    "Feb": "feb",
+    "Mar": "mar",
+    "Apr": "apr",
+    "Jun": "jun",
+    "Jul": "jul",
+    "Aug": "aug",
+    "Sep": "sep",
+    "Oct": "oct",
+    "Nov": "nov",
+    "Dec": "dec",
+}
+DATE_WORDS = frozenset(DATES)
+NEGATIONS = frozenset("""not no never none nothing nobody neither nor without cannot""".split())
+# Words that mark a change over time: a newer statement replaces an older one.
+CHANGE_MARKERS = frozenset(
+    """now anymore nowadays currently recently lately instead since""".split()
+)
+# Verbs that mark a change and are kept as content words.
+CHANGE_VERBS = frozenset("switch mov becom chang start".split())
+# Verbs that mark a change and negate what follows: "stopped eating meat" = no longer eats it.
+STOP_VERBS = frozenset("stop quit ceas".split())
+RELATIVES = frozenset(
+    """son sons daughter daughters child children kid kids wife husband partner spouse mother
+    mom mum father dad parent parents sister sisters brother brothers sibling friend friends
+    boss girlfriend boyfriend cousin uncle aunt grandmother grandfather grandma grandpa niece
+    nephew roommate neighbour neighbor""".split()
+)
+ZH_RELATIVES = (
+    "女儿",
+    "儿子",
+    "孩子",
+    "妻子",
+    "老婆",
+    "丈夫",
+    "老公",
+    "妈妈",
+    "母亲",
+    "爸爸",
+    "父亲",
+    "姐姐",
+    "妹妹",
+    "哥哥",
+    "弟弟",
+    "朋友",
+    "同事",
+    "老板",
+    "男友",
+    "女友",
+    "邻居",
+)
+
+# Predicate synonyms: each group folds to its first word (compared after stemming).
+SYNONYM_GROUPS = (
+    "like love enjoy fond adore prefer favorite favourite fan keen want wish desire ask",
+    "need require",
+    "live reside stay based",
+    "work employ job",
+    "move relocate",
+    "drink sip",
+    "buy purchase",
+    "start begin kick",
+    "finish complete end done",
+    "big large huge",
+    "small little tiny",
+    "fast quick rapid speedy",
+    "slow sluggish",
+    "use utilize rely",
+    "fix resolve repair",
+    "lead head manage responsible charge own",
+    "talk speak chat discuss",
+    "say tell mention",
+    "meet meeting",
+    "call phone ring",
+    "go visit travel",
+    "always usually typically normally",
+    "often frequently",
+    "allergic allergy",
+    "vegetarian veggie",
+    "colleague coworker teammate",
+    "reply respond answer response",
+    "bug issue defect",
+)
+# Antonyms count as the negated word: "hates X" = "does not like X".
+ANTONYM_GROUPS = {
+    "like": "dislike hate detest loathe",
+    "enable": "disable",
+    "allow": "forbid prohibit disallow ban",
+    "available": "unavailable",
+    "pass": "fail",
+    "accept": "reject",
+    "present": "absent",
+    "able": "unable",
+}
+IRREGULAR = {
+    "used": "use",
+    "using": "use",
+    "uses": "use",
+    "went": "go",
+    "gone": "go",
+    "wrote": "write",
+    "written": "write",
+    "ran": "run",
+    "began": "begin",
+    "begun": "begin",
+    "took": "take",
+    "taken": "take",
+    "gave": "give",
+    "given": "give",
+    "made": "make",
+    "built": "build",
+    "chose": "choose",
+    "chosen": "choose",
+    "led": "lead",
+    "sent": "send",
+    "spent": "spend",
+    "told": "tell",
+    "said": "say",
+    "thought": "think",
+    "bought": "buy",
+    "brought": "bring",
+    "met": "meet",
+    "paid": "pay",
+    "held": "hold",
+    "kept": "keep",
+    "found": "find",
+    "knew": "know",
+    "known": "know",
+    "shown": "show",
+    "saw": "see",
+    "seen": "see",
+    "spoke": "speak",
+    "spoken": "speak",
+    "broke": "break",
+    "broken": "break",
+    "drove": "drive",
+    "driven": "drive",
+    "flew": "fly",
+    "flown": "fly",
+    "grew": "grow",
+    "grown": "grow",
+    "ate": "eat",
+    "eaten": "eat",
+    "drank": "drink",
+    "drunk": "drink",
+    "won": "win",
+    "lost": "lose",
+    "sold": "sell",
+    "taught": "teach",
+    "caught": "catch",
+    "felt": "feel",
+    "forgot": "forget",
+    "forgotten": "forget",
+    "understood": "understand",
+    "wore": "wear",
+    "worn": "wear",
+    "rode": "ride",
+    "ridden": "ride",
+    "stood": "stand",
+    "threw": "throw",
+    "thrown": "throw",
+    "became": "become",
+    "hid": "hide",
+    "slept": "sleep",
+    "left": "leave",
+    "quitting": "quit",
+    "quits": "quit",
+}
+# Capitalised only because they open a sentence or a note: never taken for names.
+OPENERS = frozenset(
+    """sure yes yeah ok okay well so then also please note remember meeting meetings user
+    agent team everyone everybody someone hi hello thanks""".split()
+)
+EXTRA_STOP = frozenset(
+    """really very quite just also still much lot lots bit kind sort thing things get got
+    every each both either whether one's it's that's there's what's who's let's mostly
+    definitely certainly probably maybe perhaps roughly around approximately ones via till
+    per within across among upon onto toward towards besides despite throughout amid versus vs
+    though although unless whereas""".split()
+)
+# Light verbs and adverbs, compared after stemming: "gets reset" = "is reset".
+LIGHT_STEMS = frozenset("get becom seem pleas someth anyth".split())
+# Filler that says nothing about the fact, dropped before anything else is read.
+FILLER = re.compile(
+    r"\b(?:by the way|btw|fyi|just so you know|for what it'?s worth|as far as i know|afaik"
+    r"|as (?:mentioned|said|noted)(?: earlier| before| above)?|heads up|keep in mind(?: that)?"
+    r"|please note(?: that)?|note that|note\s*:|just a reminder(?: that)?|reminder\s*:"
+    r"|remember that"
+    r"|i (?:believe|think|guess|heard)(?: that)?|it seems(?: that)?|apparently|basically"
+    r"|generally|in general|actually|honestly|iirc|imo|(?:he|she|they) (?:told|said to) me"
+    r"|a lot|lots of|of course)(?!\w)",
+    re.IGNORECASE,
+)
+# Abbreviations and spellings folded to one form: (pattern, replacement, case-sensitive).
+ALIASES: tuple[tuple[str, str, bool], ...] = (
+    (r"\bno longer\b", "not anymore", False),
+    (r"\bany more\b", "anymore", False),
+    (r"\b(?:gave|give|gives|giving) up\b", "stopped", False),
+    # "used to work" and "former manager": true once, no longer
+    (r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bget )\bused to\b", "stopped", False),
+    (r"\bformer(?:ly)?\b|\bex-(?=\w)", "stopped ", False),
+    (r"\b(?:is |are |was )?in charge of\b", "leads", False),
+    (r"\b(?:can ?not|can't) stand\b", "hates", False),
+    (r"\b(?:is |are )?an? (?:big |huge )?fan of\b", "loves", False),
+    (r"\bless than\b|\bfewer than\b", "under", False),
+    (r"\bmore than\b|\bbetter than\b|\brather than\b", "over", False),
+    (r"\b(?:is |are )?responsible for\b", "leads", False),
+    (r"\bk8s\b|\bkube\b", "Kubernetes", False),
+    (r"\bpostgresql\b|\bpostgres\b|\bpsql\b", "Postgres", False),
+    (r"\bgolang\b", "Go", False),
+    (r"\bjs\b", "JavaScript", False),
+    (r"\bTS\b", "TypeScript", True),
+    (r"\bpull requests?\b", "pull_request", False),
+    (r"\bPRs?\b", "pull_request", True),
+    (r"\bmerge requests?\b", "merge_request", False),
+    (r"\bMRs?\b", "merge_request", True),
+    (r"\bcontinuous integration\b|\bCI\b", "CI", False),
+    (r"\bcontinuous (?:delivery|deployment)\b", "CD", False),
+    (r"\btime[- ]to[- ]live\b", "TTL", False),
+    (r"\brequests? (?:per|a|/) ?second\b|\breq/s\b", "rps", False),
+    (r"\bqueries (?:per|a|/) ?second\b", "qps", False),
+    (r"\bcentral european (?:summer )?time\b", "CET", False),
+    (r"\bpacific (?:standard )?time\b", "PT", False),
+    (r"\bunited states\b", "US", False),
+    (r"\bU\.S\.(?:A\.)?|\bUSA\b", "US", True),
+    (r"\bunited kingdom\b", "UK", False),
+    (r"\bU\.K\.", "UK", True),
+    (r"\bout of (?:the )?office\b|\bOOO\b", "away", False),
+    (r"\b(?:amazon|aws) s3\b", "S3", False),
+    (r"\bamazon web services\b", "AWS", False),
+    (r"\bgoogle cloud(?: platform)?\b", "GCP", False),
+    (r"\bdb\b|\bdbs\b|\bdatabases\b", "database", False),
+    (r"\bprod\b", "production", False),
+    (r"\bdev\b", "development", False),
+    (r"\brepos?\b|\brepositories\b", "repository", False),
+    (r"\bconfigs?\b|\bconfigurations\b", "configuration", False),
+    (r"\bdocs?\b|\bdocumentation\b", "documentation", False),
+    (r"\benvs?\b|\benvironments\b", "environment", False),
+    (r"\bapps?\b|\bapplications\b", "application", False),
+    (r"\binfo\b", "information", False),
+    (r"\bmsgs?\b", "message", False),
+    (r"\beng\b", "engineering", False),
+    (r"\binfra\b", "infrastructure", False),
+    (r"\bperf\b", "performance", False),
+    (r"\bw/o\b", "without", False),
+    (r"\bw/", "with ", False),
+    (r"\basap\b", "as soon as possible", False),
+    (r"\bapprox\.?", "about", False),
+    (r"\bnoon\b", "12:00", False),
+    (r"\bmidnight\b", "00:00", False),
+    # "the flag is on / off" at the end of a clause: a state, not a preposition
+    (r"\b(?:switched |turned )?off(?=\s*(?:[.,;!?]|$))", "disabled", False),
+    (r"\b(?:switched |turned )?on(?=\s*(?:[.,;!?]|$))", "enabled", False),
+)
+ALIAS_PATTERNS = tuple(
+    (re.compile(pattern, 0 if case_sensitive else re.IGNORECASE), replacement)
+    for pattern, replacement, case_sensitive in ALIASES
+)
+TIME_12H = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+TIME_24H = re.compile(r"(?<![\d.:])(\d{1,2}):(\d{2})(?![\d:])")
+THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+
+# Chinese: numerals, times, dates, antonyms, synonyms, particles.
+ZH_NUMERAL = "零〇一二两三四五六七八九十百千万"
+ZH_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+ZH_WEEKDAYS = {
+    "一": "monday",
+    "二": "tuesday",
+    "三": "wednesday",
+    "四": "thursday",
+    "五": "friday",
+    "六": "saturday",
+    "日": "sunday",
+    "天": "sunday",
+}
+ZH_PERIODS = {"上午": "", "早上": "", "早晨": "", "中午": "", "下午": "pm", "晚上": "pm"}
+# Compounds holding a numeral or a negation character that mean neither (patterns).
+ZH_PROTECTED = (
+    ("非常", "很"),
+    ("十分(?!钟)", "很"),
+    ("特别", "很"),
+    ("一直", "总"),
+    ("始终", "总"),
+    ("一起", "同"),
+    ("一些", "些"),
+    ("一下", ""),
+    ("一样", "同样"),
+    ("一般", "通常"),
+    ("一定", "必"),
+    ("一切", "全部"),
+    ("一向", "总"),
+    ("统一", "统合"),
+    ("唯一", "仅"),
+    ("万一", "如果"),
+    ("千万", "务必"),
+    ("三明治", "sandwich"),
+    ("不错", "好"),
+    ("不仅", ""),
+    ("不断", "持续"),
+    ("无论", ""),
+    ("未来", "将来"),
+    ("别人", "他人"),
+    ("别的", "其他"),
+    ("差不多", "大约"),
+    ("并且", "且"),
+    ("毫无疑问", ""),
+    ("不得不", "必须"),
+    ("不久", "很快"),
+)
+ZH_PROTECTED_PATTERNS = tuple((re.compile(p), r) for p, r in ZH_PROTECTED)
+ZH_PHRASES = (
+    ("讨厌", "不喜欢"),
+    ("厌恶", "不喜欢"),
+    ("反感", "不喜欢"),
+    ("关闭", "不开启"),
+    ("关掉", "不开启"),
+    ("禁用", "不开启"),
+    ("停用", "不开启"),
+    ("启用", "开启"),
+    ("打开", "开启"),
+    ("禁止", "不允许"),
+    ("不可以", "不允许"),
+    ("喜爱", "喜欢"),
+    ("热爱", "喜欢"),
+    ("钟爱", "喜欢"),
+    ("偏爱", "喜欢"),
+    ("偏好", "喜欢"),
+    ("居住在", "住"),
+    ("居住", "住"),
+    ("住在", "住"),
+    ("使用", "用"),
+    ("采用", "用"),
+    ("用的是", "用"),
+    ("购买", "买"),
+    ("想要", "希望"),
+    ("要求", "希望"),
+    ("编写", "写"),
+    ("运行", "跑"),
+    ("就职于", "工作于"),
+    ("任职于", "工作于"),
+    ("素食者", "吃素"),
+    ("素食主义者", "吃素"),
+    ("会说", "懂"),
+    ("每天晚上", " night "),
+    ("每晚", " night "),
+    ("每天早上", " morning "),
+    ("每天早晨", " morning "),
+    ("每天", " daily "),
+    ("每日", " daily "),
+    ("每周", " weekly "),
+    ("每星期", " weekly "),
+    ("每月", " monthly "),
+    ("早上", " morning "),
+    ("早晨", " morning "),
+    ("上午", " morning "),
+    ("下午", " afternoon "),
+    ("晚上", " night "),
+    ("今天", " today "),
+    ("明天", " tomorrow "),
+    ("昨天", " yesterday "),
+    ("下周", " next week "),
+    ("上周", " last week "),
+    ("周末", " weekend "),
+    ("春天", " spring "),
+    ("夏天", " summer "),
+    ("秋天", " autumn "),
+    ("冬天", " winter "),
+)
+ZH_LOVE = re.compile(r"(?<![可恋心])爱(?![好人])")
+ZH_NEGATIONS = ("不", "没", "無", "无", "未", "非", "别")
+ZH_CHANGE = (
+    "不再",
+    "已经",
+    "现在",
+    "如今",
+    "目前",
+    "改为",
+    "改到",
+    "改成",
+    "换成",
+    "换到",
+    "开始",
+    "搬到",
+    "变成",
+)
+ZH_STOP_VERBS = ("戒", "停止", "放弃", "以前", "曾经")
+ZH_PARTICLES = frozenset(
+    "的了很也都就还挺太吗呢吧啊呀着是在对把被由给于将这那个些之与和及又才总有只台位条件里会来"
+)
+ZH_TIME = re.compile(
+    rf"(上午|早上|早晨|中午|下午|晚上)?\s*([\d{ZH_NUMERAL}]+)\s*[点點](半|[\d{ZH_NUMERAL}]+分)?"
+)
+ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
+ZH_MONTH_DAY = re.compile(rf"([\d{ZH_NUMERAL}]+)\s*月(?:\s*([\d{ZH_NUMERAL}]+)\s*[日号])?")
+ZH_NUMBER = re.compile(rf"[{ZH_NUMERAL}]+")
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
