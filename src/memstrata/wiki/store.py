@@ -153,7 +153,7 @@ class TopicStore:
                 meta = TopicMeta(state="active", created=now, updated=now)
             else:
                 current = self.get(topic_id)
-                self.pick_up_edit(topic_id)
+                self.pick_up_edit(topic_id, current)
                 old_summary, old_detail, meta = current.summary, current.detail, current.meta
                 before = content_hash(old_summary, old_detail, meta.state)
             new_detail = old_detail if detail is None else detail
@@ -245,7 +245,16 @@ class TopicStore:
         history = self.history(topic_id)
         if not history or history[-1] != entry:
             append_line(folder / HISTORY, _history_line(entry))
-        update_index_file(self.workspace.index_json, [self.get(topic_id)])
+        # The topic as just written, without reading the files back.
+        slug = topic_id.split("/", 1)[1]
+        topic = Topic(
+            topic_id,
+            title_of(intent["summary"], slug),
+            intent["summary"],
+            intent["detail"],
+            meta_from_dict(merged, meta_path),
+        )
+        update_index_file(self.workspace.index_json, [topic])
 
     def complete_pending(self) -> list[str]:
         """Roll forward every intent a killed writer left behind; return the topics touched."""
