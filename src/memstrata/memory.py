@@ -506,10 +506,14 @@ class Memory:
         format_name: str = "auto",
         agent: str | None = None,
         on_file: Callable[[Path], None] | None = None,
+        files: Sequence[Path] | None = None,
     ) -> IngestReport:
-        """Import transcript files or folders into the raw tier."""
+        """Import transcript files or folders into the raw tier.
+
+        ``files`` is ``files_to_ingest(paths)`` when the caller already walked the folders.
+        """
         named = [Path(path) for path in paths]
-        files = collect_files(named)
+        files = list(files) if files is not None else collect_files(named)
         with self.lock.held():
             return ingest_files(
                 self.raw,
@@ -522,6 +526,7 @@ class Memory:
             )
 
     def files_to_ingest(self, paths: Sequence[str | Path]) -> list[Path]:
+        """Every candidate transcript under ``paths`` (folders walked), in import order."""
         return collect_files([Path(path) for path in paths])
 
     # -- search and context --------------------------------------------------------------------

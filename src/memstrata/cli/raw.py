@@ -44,7 +44,9 @@ def ingest(
     with click.progressbar(
         length=len(files), label="ingesting", file=sys.stderr, hidden=not show_bar
     ) as bar:
-        report = memory.ingest(paths, format_name, agent, on_file=lambda _path: bar.update(1))
+        report = memory.ingest(
+            paths, format_name, agent, on_file=lambda _path: bar.update(1), files=files
+        )
     if as_json:
         echo_json(report)
     else:

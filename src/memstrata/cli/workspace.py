@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json
+from memstrata.jsonable import to_jsonable
 from memstrata.workspace.layout import init_workspace
+
+if TYPE_CHECKING:
+    from memstrata.memory import Status
 
 
 @click.command()
@@ -49,14 +54,12 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"warning: {warning}", err=True)
 
 
-def _status_dict(report: object) -> dict[str, object]:
-    from memstrata.jsonable import to_jsonable
-
-    value = to_jsonable(report)
-    rules = report.rules  # type: ignore[attr-defined]
-    value["rules"]["total_bytes"] = rules.total_bytes
-    value["rules"]["memory_chars"] = rules.memory_chars
-    return value  # type: ignore[no-any-return]
+def _status_dict(report: Status) -> dict[str, Any]:
+    """The status as JSON, with the rules totals that are properties (not fields) added."""
+    value: dict[str, Any] = to_jsonable(report)
+    value["rules"]["total_bytes"] = report.rules.total_bytes
+    value["rules"]["memory_chars"] = report.rules.memory_chars
+    return value
 
 
 @click.command()
