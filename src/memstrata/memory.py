@@ -634,9 +634,11 @@ class Memory:
         if embedder is None:
             return None
         if self._vectors is None:
+            from memstrata.recall.ann import AnnSettings
             from memstrata.recall.vector_cache import VectorCache
 
-            self._vectors = VectorCache(embedder, self.lock.held, not self.read_only)
+            ann = AnnSettings(self.workspace.state_dir / "ann", self.config.recall.ann_min_vectors)
+            self._vectors = VectorCache(embedder, self.lock.held, not self.read_only, ann)
         return self._vectors
 
     def embed_missing(self) -> int:

@@ -4,6 +4,14 @@ Writes never wait for an embedding model (see :mod:`memstrata.recall.embedding`)
 semantic search, up to ``EMBED_PER_QUERY`` items without a vector are embedded, and the vectors
 are (re)loaded. Both steps are skipped while the index is unchanged since the last search:
 ``PRAGMA data_version`` moves when another connection commits, ``total_changes`` when ours does.
+A reload reads the (rowid, ref) pairs from the primary key's index and fetches only rows it does
+not hold yet.
+
+Above ``ann_min_vectors`` rows of a kind, the rows in its side file (:mod:`memstrata.recall.ann`)
+are searched approximately and only the rest — rows added or changed since the file was built —
+are loaded and searched exactly. The side file is built by ``embed_all`` (``rebuild``,
+``embed_missing``), never by a query: until it exists, or when it cannot be read, search is
+exact and the recall notes say why.
 """
 
 from __future__ import annotations
@@ -12,12 +20,27 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
+from memstrata.errors import WorkspaceReadOnly
 from memstrata.providers.embedder import Embedder
+from memstrata.recall.ann import (
+    AnnSettings,
+    IvfFile,
+    IvfView,
+    build_ivf,
+    is_stale,
+    match_live,
+    open_ivf,
+    record_token,
+    recorded_token,
+    side_file_path,
+    write_ivf,
+)
 from memstrata.recall.embedding import fill_item_vectors, fill_turn_vectors, missing_item_vectors
-from memstrata.recall.semantic import VectorIndex
+from memstrata.recall.semantic import VectorIndex, live_rows
 
 #: a query embeds at most this many items lacking vectors (rebuild embeds the whole backlog)
 EMBED_PER_QUERY = 256
+KINDS = ("topic", "fact", "turn")
 
 Lock = Callable[[], AbstractContextManager[None]]
 
@@ -25,14 +48,21 @@ Lock = Callable[[], AbstractContextManager[None]]
 class VectorCache:
     """Per-process vectors of one embedder over one index connection."""
 
-    def __init__(self, embedder: Embedder, lock: Lock, writable: bool) -> None:
+    def __init__(
+        self, embedder: Embedder, lock: Lock, writable: bool, ann: AnnSettings | None = None
+    ) -> None:
         self.embedder = embedder
         self.lock = lock
         self.writable = writable
+        #: ``None``: always exact (no side files read or built)
+        self.ann = ann
         #: what the semantic arm is missing, for recall's notes ("" when complete)
         self.note = ""
+        #: per kind: why search is exact although the kind is above the threshold, or stale
+        self.ann_notes: dict[str, str] = {}
         self._loaded: dict[str, VectorIndex] = {}
         self._versions: dict[str, tuple[int, int]] = {}
+        self._files: dict[str, tuple[tuple[int, int, int], IvfFile | str]] = {}
 
     def items(self, index: sqlite3.Connection) -> tuple[VectorIndex, VectorIndex]:
         """Topic and journal-entry vectors, after embedding part of the backlog if needed."""
@@ -41,14 +71,16 @@ class VectorCache:
                 with self.lock():
                     fill_item_vectors(index, self.embedder, EMBED_PER_QUERY)
             missing = missing_item_vectors(index, self.embedder.name)
-            self.note = (
+            notes = [
                 f"semantic arm: {missing} items not embedded yet (up to {EMBED_PER_QUERY} more "
                 "per query; 'memstrata rebuild' embeds them all)"
                 if missing
                 else ""
-            )
+            ]
             for kind in ("topic", "fact"):
-                self._loaded[kind] = VectorIndex.load(index, kind, self.embedder.name)
+                self._loaded[kind] = self._load(index, kind)
+                notes.append(self.ann_notes.get(kind, ""))
+            self.note = "; ".join(note for note in notes if note)
             self._versions["items"] = _version(index)
         return self._loaded["topic"], self._loaded["fact"]
 
@@ -60,20 +92,99 @@ class VectorCache:
             if self.writable:
                 with self.lock():
                     fill_turn_vectors(index, raw, self.embedder, context, EMBED_PER_QUERY)
-            self._loaded["turn"] = VectorIndex.load(index, "turn", self.embedder.name)
+            self._loaded["turn"] = self._load(index, "turn")
             self._versions["turn"] = _version(index)
         return self._loaded["turn"]
 
     def embed_all(self, index: sqlite3.Connection, raw: sqlite3.Connection | None) -> int:
-        """Embed the whole backlog (topics, journal entries, raw turns); return how many."""
+        """Embed the whole backlog (topics, journal entries, raw turns); return how many.
+
+        Then (re)build the side file of every kind above the threshold whose file is missing,
+        unusable or stale, and drop those of kinds below it.
+        """
         if not self.writable:
             return 0
         with self.lock():
             done = fill_item_vectors(index, self.embedder)
             if raw is not None:
                 done += fill_turn_vectors(index, raw, self.embedder)
+            if self.ann is not None:
+                for kind in KINDS:
+                    self._refresh_side_file(index, kind, self.ann)
         self._versions.clear()
         return done
+
+    def _load(self, index: sqlite3.Connection, kind: str) -> VectorIndex:
+        """The kind's vectors: exact rows (all, or the side file's tail) and the side file."""
+        rowids, refs = live_rows(index, kind)
+        view: IvfView | None = None
+        wanted = rowids
+        self.ann_notes.pop(kind, None)
+        if self.ann is not None and len(rowids) >= max(self.ann.min_vectors, 1):
+            opened = self._open(index, kind)
+            if isinstance(opened, str):
+                self.ann_notes[kind] = (
+                    f"approximate index for {len(rowids)} {kind} vectors {opened}: exact search"
+                    " until 'memstrata rebuild'"
+                )
+            else:
+                alive, tail = match_live(opened, rowids, refs)
+                view, wanted = IvfView(opened, alive, self.ann.nprobe), rowids[tail]
+                if is_stale(opened, alive, tail):
+                    self.ann_notes[kind] = (
+                        f"approximate index for {kind} vectors is stale ({len(wanted)} rows since"
+                        " searched exactly); 'memstrata rebuild' refreshes it"
+                    )
+        exact = VectorIndex.reload(self._loaded.get(kind), index, kind, self.embedder.name, wanted)
+        return VectorIndex(exact.refs, exact.matrix, exact.rowids, view)
+
+    def _open(self, index: sqlite3.Connection, kind: str) -> IvfFile | str:
+        """The kind's side file if it is readable and matches this index, else why not."""
+        assert self.ann is not None
+        path = side_file_path(self.ann.folder, kind, self.embedder.name)
+        try:
+            info = path.stat()
+        except OSError:
+            return "not built"
+        stamp = (info.st_ino, info.st_size, info.st_mtime_ns)
+        cached = self._files.get(kind)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, open_ivf(path, kind, self.embedder.name, self.embedder.dim))
+            self._files[kind] = cached
+        opened = cached[1]
+        if (
+            isinstance(opened, IvfFile)
+            and recorded_token(index, kind, self.embedder.name) != opened.token
+        ):
+            return "built for another copy of the index"
+        return opened
+
+    def _refresh_side_file(self, index: sqlite3.Connection, kind: str, ann: AnnSettings) -> None:
+        path = side_file_path(ann.folder, kind, self.embedder.name)
+        rowids, refs = live_rows(index, kind)
+        if len(rowids) < max(ann.min_vectors, 1):
+            path.unlink(missing_ok=True)
+            return
+        opened = self._open(index, kind)
+        if isinstance(opened, IvfFile) and not is_stale(opened, *match_live(opened, rowids, refs)):
+            return
+        rows = VectorIndex.load(index, kind, self.embedder.name)
+        if len(rows) < max(ann.min_vectors, 1):
+            return
+        try:
+            token = write_ivf(
+                path,
+                kind,
+                self.embedder.name,
+                build_ivf(rows.refs, rows.matrix),
+                rows.rowids,
+                rows.refs,
+                rows.matrix,
+            )
+        except (OSError, WorkspaceReadOnly) as error:
+            self.ann_notes[kind] = f"approximate index for {kind} vectors not written: {error}"
+            return
+        record_token(index, kind, self.embedder.name, token)
 
 
 def _version(index: sqlite3.Connection) -> tuple[int, int]:
