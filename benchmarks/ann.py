@@ -1,16 +1,17 @@
 """Approximate vector search (IVF) beside exact search, on real text and the default embedder.
 
-    .venv/bin/python benchmarks/ann.py --embed-cache /tmp/embcache.db [--sizes 10000,50000,100000]
-        [--nprobe 16,32,64] [--queries 200] [--json]
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/ann.py --embed-cache /tmp/embcache.db
+        [--sizes 10000,50000,100000] [--nprobe 16,32,64] [--queries 200] [--json]
 
-Passages: the distinct LongMemEval haystack turns and LoCoMo turns, then sentences split from the
-LongMemEval turns, in a content-defined order (SHA-256 of the text), so each size is a prefix of
-the next. Queries: LoCoMo and LongMemEval questions, embedded as queries. Per size it builds the
-vectors table of a real index, the side file (:mod:`memstrata.recall.ann`) and reports build time,
-query p50/p95 (exact over the loaded matrix, approximate over the memory-mapped side file),
-recall@10 of approximate against exact, the RSS of a fresh process that opens the side file and
-answers the queries, and what reloading the vectors costs (full vs incremental). Embedding 100k
-sentences takes a few minutes the first time; ``--embed-cache`` keeps them.
+Passages: the distinct sentences of the LongMemEval haystack turns and the LoCoMo turns, in a
+content-defined order (SHA-256 of the text), so each size is a prefix of the next. Queries:
+LoCoMo and LongMemEval questions, embedded as queries. Per size it fills the vectors table of a
+real index, builds the side file (:mod:`memstrata.recall.ann`) and reports: what reloading after
+100 new rows costs, build time, query p50/p95 (exact over the loaded matrix, approximate over the
+memory-mapped side file), recall@10 of approximate against exact, and for a fresh process the
+time to its first answer and the RSS it added. One BLAS thread: on a busy 2-core machine a
+multi-threaded matrix-vector product waits for cores (see docs/benchmarks-ann.md). Embedding
+100k sentences takes minutes to half an hour the first time; ``--embed-cache`` keeps them.
 """
 
 from __future__ import annotations
