@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from memstrata.providers.hashing import HashingEmbedder
-from memstrata.recall.semantic import VectorIndex, ensure_vector_table, put_vectors
+from memstrata.recall.semantic import VectorIndex, ensure_vector_table, live_rows, put_vectors
 
 
 def test_vectors_round_trip_through_sqlite_and_rank_by_cosine(tmp_path):
@@ -35,3 +35,23 @@ def test_vectors_of_another_embedder_are_ignored(tmp_path):
         VectorIndex.load(db, "turn", "new-model").search(HashingEmbedder(8).embed(["x"])[0], 5)
         == []
     )
+
+
+def test_a_reload_fetches_only_new_rows_and_drops_deleted_ones(tmp_path):
+    embedder = HashingEmbedder(16)
+    db = sqlite3.connect(tmp_path / "index.db")
+    ensure_vector_table(db)
+    texts = ["deploy billing", "oat milk coffee", "piano lesson"]
+    refs = ["t#0", "t#1", "t#2"]
+    put_vectors(db, "turn", embedder.name, zip(refs, embedder.embed(texts), strict=True))
+    held = VectorIndex.load(db, "turn", embedder.name)
+    # rewritten in place (same rowid): a reload trusts what it holds and does not read it again
+    db.execute("UPDATE vectors SET vector = ? WHERE ref = 't#0'", (bytes(16 * 4),))
+    db.execute("DELETE FROM vectors WHERE ref = 't#1'")
+    put_vectors(db, "turn", embedder.name, [("t#3", embedder.embed(["garden hose"])[0])])
+
+    reloaded = VectorIndex.reload(held, db, "turn", embedder.name, live_rows(db, "turn")[0])
+
+    assert sorted(reloaded.refs) == ["t#0", "t#2", "t#3"]
+    assert reloaded.search(embedder.embed(["deploy billing"], query=True)[0], 1)[0][0] == "t#0"
+    assert reloaded.search(embedder.embed(["garden hose"], query=True)[0], 1)[0][0] == "t#3"
