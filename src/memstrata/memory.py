@@ -247,13 +247,15 @@ class Memory:
     def _sync_journals(self, index: IndexDB, report: SyncReport) -> None:
         known = index.stamps("journal:")
         seen: set[str] = set()
-        for path in self.journal_paths():
-            source = self.workspace.relative(path)
+        folder = self.workspace.memory_dir
+        prefix = self.workspace.relative(folder)
+        for name, stamp in _journal_stamps(folder):
+            source = f"{prefix}/{name}"
             key = f"journal:{source}"
             seen.add(key)
-            stamp = _stamp(str(path.parent), (path.name,))
             if known.get(key) == stamp:
                 continue
+            path = folder / name
             try:
                 parsed = self._parse_journal_file(path)
             except ParseError as error:
@@ -884,6 +886,28 @@ def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _journal_stamps(folder: Path) -> list[tuple[str, str]]:
+    """``(file name, stamp)`` of each daily log in ``folder``, by name.
+
+    Every read runs this (a year of logs is 365 files): one ``scandir`` and one ``stat`` per
+    file, no ``Path`` objects, which cost ~30 ms per read under pathlib. Same stamp as ``_stamp``.
+    """
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    found = []
+    for entry in entries:
+        if not entry.name.endswith(".md") or not day_of(entry.name):
+            continue
+        try:
+            info = entry.stat()
+        except FileNotFoundError:
+            continue  # removed since the scan
+        found.append((entry.name, f"{info.st_size}:{info.st_mtime_ns}"))
+    return sorted(found)
 
 
 def _stamp(folder: str, names: tuple[str, ...]) -> str:

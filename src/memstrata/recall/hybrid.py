@@ -28,7 +28,7 @@ import math
 import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from memstrata.clock import parse_time, to_iso
@@ -36,12 +36,19 @@ from memstrata.fts import match_expression
 from memstrata.journal.parse import find_entities
 from memstrata.model import RecallItem
 from memstrata.recall.access import Access
+from memstrata.recall.lexical import best_matches, is_exact_cut, rowid_list
 from memstrata.recall.temporal import TimeWindow, find_time_windows
 
 RRF_K = 60
 ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 1.0, "entity": 0.6, "temporal": 0.4}
 POOL = 50
 STALE_DAYS = 90
+#: bm25 column weights of topics: title, summary, detail
+_TOPIC_WEIGHTS = ", 5.0, 2.0, 1.0"
+#: the columns recall reads from ``topics`` (never ``detail``: long, and never recalled)
+_TOPIC_COLUMNS = "t.id, t.namespace, t.title, t.summary, t.state, t.kind, t.observed, t.updated"
+#: ids per ``IN (...)`` list, under SQLite's default limit of bound parameters
+_CHUNK = 400
 
 KIND_OF_NAMESPACE = {
     "world": "world", "experiences": "experience", "opinions": "opinion",
@@ -94,7 +101,10 @@ def recall_items(
     for arm, sources in arms.items():
         for rank, source in enumerate(sources, start=1):
             pool[source].ranks.setdefault(arm, rank)
-    kept = [candidate for candidate in pool.values() if _passes(candidate.item, filters)]
+    candidates = list(pool.values())
+    if filters.entity:  # the filter reads them; otherwise only the items returned need them
+        _fill_entities(db, candidates)
+    kept = [candidate for candidate in candidates if _passes(candidate.item, filters)]
     uses = access([candidate.item.source for candidate in kept])
     scored = []
     for candidate in kept:
@@ -102,10 +112,15 @@ def recall_items(
         score = fused * _rerank(
             candidate.item, uses.get(candidate.item.source), windows, now, stale_days
         )
-        arms_found = tuple(arm for arm in ARM_WEIGHTS if arm in candidate.ranks)
-        scored.append(_with(candidate.item, round(score, 6), arms_found))
-    scored.sort(key=lambda item: (-item.score, item.source))
-    return scored[: filters.k]
+        scored.append((round(score, 6), candidate))
+    scored.sort(key=lambda pair: (-pair[0], pair[1].item.source))
+    best = scored[: filters.k]
+    if not filters.entity:
+        _fill_entities(db, [candidate for _, candidate in best])
+    return [
+        _with(candidate.item, score, tuple(arm for arm in ARM_WEIGHTS if arm in candidate.ranks))
+        for score, candidate in best
+    ]
 
 
 def _states(filters: RecallFilters) -> tuple[str, ...]:
@@ -123,23 +138,64 @@ def _lexical(
     expression = match_expression(query)
     if expression is None:
         return []
-    marks = ", ".join("?" * len(states))
-    topics = db.execute(
-        f"SELECT t.*, bm25(topics_fts, 5.0, 2.0, 1.0) AS rank FROM topics_fts"
-        f" JOIN topics t ON t.rowid = topics_fts.rowid"
-        f" WHERE topics_fts MATCH ? AND t.state IN ({marks}) ORDER BY rank, t.id LIMIT ?",
-        (expression, *states, POOL),
-    ).fetchall()
-    entries = db.execute(
-        "SELECT j.*, bm25(journal_fts) AS rank FROM journal_fts"
-        " JOIN journal j ON j.rowid = journal_fts.rowid"
-        " WHERE journal_fts MATCH ? ORDER BY rank, j.source, j.line LIMIT ?",
-        (expression, POOL),
-    ).fetchall()
-    ranked = [(row["rank"], _topic_item(db, row)) for row in topics]
-    ranked += [(row["rank"], _journal_item(row)) for row in entries]
+    ranked = [(rank, _topic_item(row)) for rank, row in _lexical_topics(db, expression, states)]
+    ranked += [(rank, _journal_item(row)) for rank, row in _lexical_journal(db, expression)]
     ranked.sort(key=lambda pair: (pair[0], pair[1].source))
     return _add(pool, [item for _, item in ranked])
+
+
+def _lexical_topics(
+    db: sqlite3.Connection, expression: str, states: tuple[str, ...]
+) -> list[tuple[float, sqlite3.Row]]:
+    """The ``POOL`` best topics in the given states: ``(bm25, row)``, best first, ties by id."""
+    marks = ", ".join("?" * len(states))
+    ranks, cutoff = best_matches(db, "topics_fts", expression, 2 * POOL, _TOPIC_WEIGHTS)
+    rows = db.execute(
+        f"SELECT {_TOPIC_COLUMNS}, t.rowid AS fts_rowid FROM topics t"
+        f" WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.state IN ({marks})",
+        (rowid_list(ranks), *states),
+    )
+    best = sorted(((ranks[row["fts_rowid"]], row) for row in rows), key=_by_rank_and_id)[:POOL]
+    if is_exact_cut([rank for rank, _ in best], POOL, cutoff):
+        return best
+    # Too many of the best matches are archived (or tie at the cut): rank every match.
+    return [
+        (row["rank"], row)
+        for row in db.execute(
+            f"SELECT {_TOPIC_COLUMNS}, bm25(topics_fts{_TOPIC_WEIGHTS}) AS rank FROM topics_fts"
+            f" JOIN topics t ON t.rowid = topics_fts.rowid"
+            f" WHERE topics_fts MATCH ? AND t.state IN ({marks}) ORDER BY rank, t.id LIMIT ?",
+            (expression, *states, POOL),
+        )
+    ]
+
+
+def _lexical_journal(db: sqlite3.Connection, expression: str) -> list[tuple[float, sqlite3.Row]]:
+    """The ``POOL`` best journal entries: ``(bm25, row)``, best first, ties by source and line."""
+    ranks, cutoff = best_matches(db, "journal_fts", expression, 2 * POOL)
+    rows = db.execute(
+        "SELECT *, rowid AS fts_rowid FROM journal WHERE rowid IN (SELECT value FROM json_each(?))",
+        (rowid_list(ranks),),
+    )
+    best = sorted(
+        ((ranks[row["fts_rowid"]], row) for row in rows),
+        key=lambda pair: (pair[0], pair[1]["source"], pair[1]["line"]),
+    )[:POOL]
+    if is_exact_cut([rank for rank, _ in best], POOL, cutoff):
+        return best
+    return [
+        (row["rank"], row)
+        for row in db.execute(
+            "SELECT j.*, bm25(journal_fts) AS rank FROM journal_fts"
+            " JOIN journal j ON j.rowid = journal_fts.rowid"
+            " WHERE journal_fts MATCH ? ORDER BY rank, j.source, j.line LIMIT ?",
+            (expression, POOL),
+        )
+    ]
+
+
+def _by_rank_and_id(pair: tuple[float, sqlite3.Row]) -> tuple[float, str]:
+    return pair[0], pair[1]["id"]
 
 
 def _entity(
@@ -169,7 +225,7 @@ def _mentioning(
     marks = ", ".join("?" * len(keys))
     state_marks = ", ".join("?" * len(states))
     topics = db.execute(
-        f"SELECT DISTINCT t.* FROM mentions m JOIN topics t ON t.id = m.ref"
+        f"SELECT DISTINCT {_TOPIC_COLUMNS} FROM mentions m JOIN topics t ON t.id = m.ref"
         f" WHERE m.ref_kind = 'topic' AND m.entity IN ({marks}) AND t.state IN ({state_marks})"
         f" ORDER BY t.observed DESC, t.id LIMIT ?",
         (*keys, *states, POOL),
@@ -180,7 +236,7 @@ def _mentioning(
         f" ORDER BY j.day DESC, j.source, j.line LIMIT ?",
         (*keys, POOL),
     ).fetchall()
-    items = [_topic_item(db, row) for row in topics] + [_journal_item(row) for row in entries]
+    items = [_topic_item(row) for row in topics] + [_journal_item(row) for row in entries]
     items.sort(key=lambda item: (item.time, item.source), reverse=True)
     return items
 
@@ -198,10 +254,10 @@ def _temporal(
     for window in windows:
         start, end = window.start_iso, window.end_iso
         items += [
-            _topic_item(db, row)
+            _topic_item(row)
             for row in db.execute(
-                f"SELECT * FROM topics WHERE observed >= ? AND observed < ? AND state IN ({marks})"
-                f" ORDER BY observed DESC, id LIMIT ?",
+                f"SELECT {_TOPIC_COLUMNS} FROM topics t WHERE observed >= ? AND observed < ?"
+                f" AND state IN ({marks}) ORDER BY observed DESC, id LIMIT ?",
                 (start, end, *states, POOL),
             )
         ]
@@ -224,9 +280,10 @@ def _semantic(
     pool: dict[str, _Candidate],
 ) -> list[str]:
     ordered = sorted(scores, key=lambda source: (-scores[source], source))
+    loaded = items_for_sources(db, [source for source in ordered if source not in pool])
     items: list[RecallItem] = []
     for source in ordered:
-        item = pool[source].item if source in pool else item_for_source(db, source)
+        item = pool[source].item if source in pool else loaded.get(source)
         if item is not None and (item.stratum == "journal" or item.state in states):
             items.append(item)
     return _add(pool, items)
@@ -234,14 +291,44 @@ def _semantic(
 
 def item_for_source(db: sqlite3.Connection, source: str) -> RecallItem | None:
     """Load one item by its source (``ns/slug`` or ``memory/<day>.md#L<n>``)."""
-    if "#L" in source:
-        path, _, line = source.rpartition("#L")
-        row = db.execute(
-            "SELECT * FROM journal WHERE source = ? AND line = ?", (path, int(line))
-        ).fetchone()
-        return _journal_item(row) if row else None
-    row = db.execute("SELECT * FROM topics WHERE id = ?", (source,)).fetchone()
-    return _topic_item(db, row) if row else None
+    item = items_for_sources(db, [source]).get(source)
+    if item is None:
+        return None
+    candidate = _Candidate(item)
+    _fill_entities(db, [candidate])
+    return candidate.item
+
+
+def items_for_sources(db: sqlite3.Connection, sources: Sequence[str]) -> dict[str, RecallItem]:
+    """Load items by source, two queries in all (one per stratum); unknown sources are left out.
+
+    Topic items come without their entities (see ``_fill_entities``).
+    """
+    found: dict[str, RecallItem] = {}
+    topic_ids = [source for source in sources if "#L" not in source]
+    for start in range(0, len(topic_ids), _CHUNK):
+        chunk = topic_ids[start : start + _CHUNK]
+        rows = db.execute(
+            f"SELECT {_TOPIC_COLUMNS} FROM topics t WHERE id IN ({', '.join('?' * len(chunk))})",
+            chunk,
+        )
+        found.update((row["id"], _topic_item(row)) for row in rows)
+    lines = []
+    for source in sources:
+        path, mark, line = source.rpartition("#L")
+        if mark and line.isdigit():
+            lines.append((path, int(line)))
+    for start in range(0, len(lines), _CHUNK):
+        chunk = lines[start : start + _CHUNK]
+        pairs = ", ".join("(?, ?)" for _ in chunk)
+        rows = db.execute(
+            f"SELECT * FROM journal WHERE (source, line) IN (VALUES {pairs})",
+            [value for pair in chunk for value in pair],
+        )
+        for row in rows:
+            item = _journal_item(row)
+            found[item.source] = item
+    return found
 
 
 def _add(pool: dict[str, _Candidate], items: Sequence[RecallItem]) -> list[str]:
@@ -253,21 +340,14 @@ def _add(pool: dict[str, _Candidate], items: Sequence[RecallItem]) -> list[str]:
     return sources
 
 
-def _topic_item(db: sqlite3.Connection, row: sqlite3.Row) -> RecallItem:
-    entities = tuple(
-        r["name"]
-        for r in db.execute(
-            "SELECT e.name FROM mentions m JOIN entities e ON e.key = m.entity"
-            " WHERE m.ref_kind = 'topic' AND m.ref = ? ORDER BY e.key",
-            (row["id"],),
-        )
-    )
+def _topic_item(row: sqlite3.Row) -> RecallItem:
+    """A topic row as an item; its entities are filled in later, for all candidates at once."""
     kind = row["kind"] or KIND_OF_NAMESPACE.get(row["namespace"], "world")
     return RecallItem(
         stratum="wiki",
         kind=kind,
         time=row["observed"] or row["updated"],
-        entities=entities,
+        entities=(),
         content=_body(row["summary"]),
         source=row["id"],
         score=0.0,
@@ -275,6 +355,26 @@ def _topic_item(db: sqlite3.Connection, row: sqlite3.Row) -> RecallItem:
         state=row["state"],
         title=row["title"],
     )
+
+
+def _fill_entities(db: sqlite3.Connection, candidates: Sequence[_Candidate]) -> None:
+    """Give each wiki candidate its entities (sorted by key), read in one query per chunk."""
+    ids = list(dict.fromkeys(c.item.source for c in candidates if c.item.stratum == "wiki"))
+    names: dict[str, list[str]] = {}
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        rows = db.execute(
+            "SELECT m.ref, e.name FROM mentions m JOIN entities e ON e.key = m.entity"
+            f" WHERE m.ref_kind = 'topic' AND m.ref IN ({', '.join('?' * len(chunk))})"
+            " ORDER BY m.ref, e.key",
+            chunk,
+        )
+        for ref, name in rows:
+            names.setdefault(ref, []).append(name)
+    for candidate in candidates:
+        if candidate.item.stratum == "wiki":
+            entities = tuple(names.get(candidate.item.source, ()))
+            candidate.item = replace(candidate.item, entities=entities)
 
 
 def _body(summary: str) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections.abc import Sequence
 
 from memstrata.fts import match_expression
 from memstrata.model import SearchHit
@@ -80,6 +82,39 @@ def search_journal(db: sqlite3.Connection, query: str, limit: int) -> list[Searc
     return hits
 
 
+def best_matches(
+    db: sqlite3.Connection, table: str, expression: str, limit: int, weights: str = ""
+) -> tuple[dict[int, float], float | None]:
+    """The ``limit`` best rows of the FTS5 ``table`` for ``expression``, ranked in the FTS
+    table alone: ``({rowid: bm25}, cutoff)``, bm25 lower is better.
+
+    ``cutoff`` is the worst bm25 returned when there may be more matches (``None`` when these
+    are all of them): rows left out rank no better than it. Joining only these rows to their
+    content table, instead of every match of a common word, halves the cost of a query.
+    """
+    rows = db.execute(
+        f"SELECT rowid, bm25({table}{weights}) FROM {table} WHERE {table} MATCH ?"
+        " ORDER BY 2 LIMIT ?",
+        (expression, limit),
+    ).fetchall()
+    cutoff = rows[-1][1] if len(rows) == limit else None
+    return {rowid: rank for rowid, rank in rows}, cutoff
+
+
+def is_exact_cut(kept: Sequence[float], wanted: int, cutoff: float | None) -> bool:
+    """Whether the best ``wanted`` rows kept from :func:`best_matches` (their bm25, best first,
+    after filtering) are exactly the best ``wanted`` of all matches, ties included: true when
+    nothing was left out, or when the last one kept ranks strictly better than the cutoff."""
+    if cutoff is None:
+        return True
+    return len(kept) >= wanted and kept[wanted - 1] < cutoff
+
+
+def rowid_list(ranks: dict[int, float]) -> str:
+    """The rowids as a JSON array, for ``IN (SELECT value FROM json_each(?))``."""
+    return json.dumps(list(ranks))
+
+
 def score_turns(
     db: sqlite3.Connection, query: str, limit: int, since: str = "", until: str = ""
 ) -> dict[str, float]:
@@ -92,6 +127,15 @@ def score_turns(
     if expression is None or limit <= 0:
         return {}
     bounds, params = _time_bounds("t.time", since, until)
+    ranks, cutoff = best_matches(db, "turns_fts", expression, 2 * limit)
+    found = db.execute(
+        "SELECT t.session_id, t.idx, t.id FROM turns t"
+        f" WHERE t.id IN (SELECT value FROM json_each(?)) {bounds}",
+        (rowid_list(ranks), *params),
+    ).fetchall()
+    best = sorted(found, key=lambda row: (ranks[row[2]], row[2]))[:limit]
+    if is_exact_cut([ranks[row[2]] for row in best], limit, cutoff):
+        return {f"{row[0]}#{row[1]}": -float(ranks[row[2]]) for row in best}
     rows = db.execute(
         f"""
         SELECT t.session_id, t.idx, bm25(turns_fts) AS rank
