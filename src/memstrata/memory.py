@@ -569,29 +569,27 @@ class Memory:
         retrieval benchmarks use): ``(turns best first, [(session id, score)] best first)``."""
         from memstrata.recall.sessions import score_sessions
         from memstrata.recall.temporal import find_time_windows
-        from memstrata.recall.turns import TurnWeights, rank_sessions, rank_turns
+        from memstrata.recall.turns import TurnWeights, rank_sessions, rank_turns, semantic_hits
 
         weights = weights or TurnWeights()
         self._sync_raw_sessions()
         cache = self.vectors
-        vectors = query_vector = None
+        semantic: dict[str, float] = {}
         if cache is not None:
             vectors = cache.turns(self.index.db, self.raw.db, weights.context)
             query_vector = cache.embedder.embed([query], query=True)[0]
+            semantic = semantic_hits(vectors, query_vector, weights.pool)
         session_scores = score_sessions(self.index.db, query, weights.pool)
         turns = rank_turns(
             self.raw.db,
             query,
             limit,
-            vectors=vectors,
-            query_vector=query_vector,
+            semantic=semantic,
             weights=weights,
             session_scores=session_scores,
             windows=find_time_windows(query, self.clock()),
         )
-        return turns, rank_sessions(
-            turns, weights.session_decay, session_scores, weights.session_rank
-        )
+        return turns, rank_sessions(turns, weights, session_scores, semantic)
 
     def _sync_raw_sessions(self) -> None:
         """Refresh the session-level FTS documents when the raw store changed."""

@@ -11,7 +11,13 @@ from memstrata.raw.store import RawStore
 from memstrata.recall.semantic import VectorIndex
 from memstrata.recall.sessions import ensure_session_table, put_sessions, score_sessions
 from memstrata.recall.temporal import find_time_windows
-from memstrata.recall.turns import TurnWeights, rank_sessions, rank_turns
+from memstrata.recall.turns import (
+    RankedTurn,
+    TurnWeights,
+    rank_sessions,
+    rank_turns,
+    semantic_hits,
+)
 
 CHATS = {
     "trip": ("2025-10-02T10:00:00Z", [
@@ -88,8 +94,7 @@ def test_the_semantic_arm_finds_turns_without_shared_words_in_the_lexical_list(t
         store.db,
         "deployment",  # no FTS match: the hashing embedder shares trigrams with "deploy"
         3,
-        vectors=vectors,
-        query_vector=embedder.embed(["deployment"], query=True)[0],
+        semantic=semantic_hits(vectors, embedder.embed(["deployment"], query=True)[0], 200),
     )
 
     assert ranked[0].source == "work#0"
@@ -106,7 +111,7 @@ def test_sessions_rank_by_session_bm25_and_their_turns(tmp_path):
 
     session_scores = score_sessions(index, query, 10)
     ranked = rank_turns(store.db, query, 10, session_scores=session_scores)
-    sessions = rank_sessions(ranked, 0.5, session_scores)
+    sessions = rank_sessions(ranked, TurnWeights(), session_scores)
 
     assert sessions[0][0] == "work"
     assert all(turn.source.startswith("work#") for turn in ranked)
@@ -121,3 +126,22 @@ def test_fts_syntax_and_huge_queries_are_searched_as_plain_words(tmp_path):
 
     assert rank_turns(store.db, 'billing" OR NEAR(deploy *', 3)[0].source == "work#0"
     assert len(rank_turns(store.db, "ramen " * 20_000, 3)) <= 3
+
+
+def test_a_session_whose_one_turn_means_the_query_ranks_without_sharing_a_word():
+    """The dense session arm: an aside in a chat about something else ("by the way, Uber Eats
+    saved my weekend") brings its session up when one of its turns is close in meaning to the
+    question, above a session that merely shares a word with it."""
+    found = [RankedTurn("cooking#0", 1.0, ("lexical",)), RankedTurn("garden#3", 0.4, ("lexical",))]
+    bm25 = {"cooking": 5.0, "garden": 2.0, "travel": 0.5}
+    semantic = {"cooking#0": 0.55, "travel#4": 0.72, "garden#3": 0.10}
+
+    plain = [session for session, _ in rank_sessions(found, TurnWeights(session_dense=0), bm25)]
+    hybrid = [session for session, _ in rank_sessions(found, TurnWeights(), bm25, semantic)]
+
+    assert plain == ["cooking", "garden", "travel"]
+    assert hybrid == ["cooking", "travel", "garden"]
+
+
+def test_semantic_hits_are_empty_without_vectors():
+    assert semantic_hits(None, None, 10) == {}

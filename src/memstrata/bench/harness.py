@@ -145,6 +145,8 @@ def run_benchmark(
             "pool": weights.pool,
             "session_decay": weights.session_decay,
             "session": weights.session,
+            "session_rank": weights.session_rank,
+            "session_dense": weights.session_dense,
             "temporal": weights.temporal,
             "context": weights.context,
         },

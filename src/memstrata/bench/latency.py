@@ -31,7 +31,7 @@ from memstrata.raw.store import RawStore
 from memstrata.recall.semantic import VectorIndex
 from memstrata.recall.sessions import ensure_session_table, put_sessions, score_sessions
 from memstrata.recall.temporal import find_time_windows
-from memstrata.recall.turns import TurnWeights, rank_turns
+from memstrata.recall.turns import TurnWeights, rank_turns, semantic_hits
 from memstrata.sqlite import connect, immediate
 
 TURNS_PER_SESSION = 20
@@ -102,8 +102,7 @@ def _measure_one(
             store.db,
             query,
             10,
-            vectors=vectors,
-            query_vector=query_vector,
+            semantic=semantic_hits(vectors, query_vector, weights.pool),
             weights=weights,
             session_scores=score_sessions(index, query, weights.pool),
             windows=find_time_windows(query, now),

@@ -8,14 +8,15 @@ a question's words are often spread over one conversation, so
     score(t) = c(t) + w_nb · max(c(t−1), c(t+1)) + w_ses · bm25̂(session(t)) + w_tmp · [t ∈ W]
 
 with bm25̂ the session-level BM25 (:mod:`memstrata.recall.sessions`) scaled over sessions and W
-the time windows the query names (:mod:`memstrata.recall.temporal`).
+the time windows the query names (:mod:`memstrata.recall.temporal`). The semantic hits are
+computed once by the caller (:func:`semantic_hits`) and serve turns and sessions alike.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memstrata.clock import parse_time
@@ -32,16 +33,18 @@ class TurnWeights:
 
     lexical: float = 1.0
     neighbour: float = 0.4
-    semantic: float = 0.3
+    semantic: float = 0.7
     pool: int = 200
     #: how much a session's 2nd, 3rd … best turn add when sessions are ranked
     session_decay: float = 0.5
     #: a turn inherits this share of its session's (scaled) session-level BM25
     session: float = 0.4
     #: boost for a candidate whose time falls in a window named by the query
-    temporal: float = 0.3
+    temporal: float = 0.5
     #: weight of a session's own (scaled) BM25 when sessions are ranked
     session_rank: float = 1.0
+    #: weight of a session's best (scaled) turn cosine when sessions are ranked
+    session_dense: float = 2.0
     #: turns before a turn embedded with it (see :func:`~memstrata.recall.semantic.turn_passages`)
     context: int = 1
 
@@ -60,21 +63,23 @@ def rank_turns(
     query: str,
     limit: int,
     *,
-    vectors: VectorIndex | None = None,
-    query_vector: Vectors | None = None,
+    semantic: Mapping[str, float] | None = None,
     weights: TurnWeights | None = None,
     session_scores: dict[str, float] | None = None,
     windows: Sequence[TimeWindow] = (),
     since: str = "",
     until: str = "",
 ) -> list[RankedTurn]:
-    """The ``limit`` best turns for ``query`` in the raw store ``db``, best first."""
+    """The ``limit`` best turns for ``query`` in the raw store ``db``, best first.
+
+    ``semantic`` maps turn sources to their cosine with the query (:func:`semantic_hits`); time
+    bounds for it are the caller's to apply.
+    """
     weights = weights or TurnWeights()
     arms: dict[str, dict[str, float]] = {}
     arms["lexical"] = normalise_scores(score_turns(db, query, weights.pool, since, until))
-    if vectors is not None and query_vector is not None and len(vectors) and weights.semantic:
-        # time bounds for the semantic arm are applied by the caller's vector selection
-        arms["semantic"] = normalise_scores(dict(vectors.search(query_vector, weights.pool)))
+    if semantic and weights.semantic:
+        arms["semantic"] = normalise_scores(semantic)
     content = weighted_score_fusion(
         arms, {"lexical": weights.lexical, "semantic": weights.semantic}
     )
@@ -98,6 +103,16 @@ def rank_turns(
         )
         for source in ranked
     ]
+
+
+def semantic_hits(
+    vectors: VectorIndex | None, query_vector: Vectors | None, pool: int
+) -> dict[str, float]:
+    """The ``pool`` turns most similar to the query: ``{session#idx: cosine}`` (empty without
+    vectors)."""
+    if vectors is None or query_vector is None or not len(vectors) or pool <= 0:
+        return {}
+    return dict(vectors.search(query_vector, pool))
 
 
 def _session_prior(
@@ -161,23 +176,38 @@ def _neighbour_scores(lexical: dict[str, float]) -> dict[str, float]:
 
 
 def rank_sessions(
-    turns: list[RankedTurn],
-    decay: float,
-    session_scores: dict[str, float] | None = None,
-    session_weight: float = 1.0,
+    turns: Sequence[RankedTurn],
+    weights: TurnWeights | None = None,
+    session_scores: Mapping[str, float] | None = None,
+    semantic: Mapping[str, float] | None = None,
 ) -> list[tuple[str, float]]:
-    """Sessions ranked by their turns and, when given, their own session-level BM25.
+    """Sessions ranked by three session-level arms, each min-max scaled over sessions (x̂):
 
-    score(s) = Σ_i decay^i · score(turn_i) (best turn first) + w · bm25̂(s), with bm25̂ the session
-    BM25 min-max scaled; a session whose several turns match outranks one lucky turn.
+        score(s) = found̂(s) + w_rank · bm25̂(s) + w_dense · best̂(s)
+
+    found(s) = Σ_i decay^i · score(turn_i) over the session's ranked turns, best first (a
+    session whose several turns match outranks one lucky turn); bm25 is the session's own BM25
+    over its joined text; best(s) is the highest cosine of one of its turns with the query. The
+    dense arm matters where a session's evidence is one aside in a long conversation about
+    something else ("by the way, Uber Eats saved my weekend"): no word of the question is in it,
+    so neither BM25 sees it, but one turn of it means the same thing.
     """
+    weights = weights or TurnWeights()
     by_session: dict[str, list[float]] = {}
     for turn in turns:
         by_session.setdefault(turn.source.rpartition("#")[0], []).append(turn.score)
-    scores = {
-        session: sum(score * decay**i for i, score in enumerate(sorted(values, reverse=True)))
+    found = {
+        session: sum(
+            score * weights.session_decay**i for i, score in enumerate(sorted(values, reverse=True))
+        )
         for session, values in by_session.items()
     }
-    for session, score in normalise_scores(session_scores or {}).items():
-        scores[session] = scores.get(session, 0.0) + session_weight * score
+    best: dict[str, float] = {}
+    for source, cosine in (semantic or {}).items():
+        session = source.rpartition("#")[0]
+        best[session] = max(best.get(session, -1.0), cosine)
+    scores = weighted_score_fusion(
+        {"found": found, "bm25": dict(session_scores or {}), "dense": best},
+        {"found": 1.0, "bm25": weights.session_rank, "dense": weights.session_dense},
+    )
     return [(session, scores[session]) for session in rank_items(scores)]
