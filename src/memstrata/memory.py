@@ -558,18 +558,31 @@ class Memory:
         Lexical and semantic scores of each turn, its neighbours, its session's BM25 and the
         time windows the query names; the hit's ``extra["arms"]`` says which arms found it.
         """
-        ranked, _ = self.rank_raw(query, limit)
+        ranked, _ = self.rank_raw(query, limit, sessions=False)
         hits = (self.raw.hit(turn.source, turn.score, turn.arms) for turn in ranked)
         return [hit for hit in hits if hit is not None]
 
     def rank_raw(
-        self, query: str, limit: int, weights: TurnWeights | None = None
+        self,
+        query: str,
+        limit: int,
+        weights: TurnWeights | None = None,
+        *,
+        sessions: bool = True,
     ) -> tuple[list[RankedTurn], list[tuple[str, float]]]:
         """Raw turns and raw sessions ranked for ``query`` (what ``search_raw`` and the
-        retrieval benchmarks use): ``(turns best first, [(session id, score)] best first)``."""
+        retrieval benchmarks use): ``(turns best first, [(session id, score)] best first)``;
+        no sessions (and no work for them) when ``sessions`` is false."""
+        from memstrata.recall.semantic import stored_vectors
         from memstrata.recall.sessions import score_sessions
         from memstrata.recall.temporal import find_time_windows
-        from memstrata.recall.turns import TurnWeights, rank_sessions, rank_turns, semantic_hits
+        from memstrata.recall.turns import (
+            TurnWeights,
+            feedback_query,
+            rank_sessions,
+            rank_turns,
+            semantic_hits,
+        )
 
         weights = weights or TurnWeights()
         self._sync_raw_sessions()
@@ -589,6 +602,13 @@ class Memory:
             session_scores=session_scores,
             windows=find_time_windows(query, self.clock()),
         )
+        if not sessions:
+            return turns, []
+        if cache is not None and semantic and weights.feedback and weights.feedback_turns:
+            top = [turn.source for turn in turns[: weights.feedback_turns]]
+            rows = stored_vectors(self.index.db, "turn", cache.embedder.name, top)
+            moved = feedback_query(query_vector, rows, weights.feedback)
+            semantic = semantic_hits(vectors, moved, weights.pool)
         return turns, rank_sessions(turns, weights, session_scores, semantic)
 
     def _sync_raw_sessions(self) -> None:

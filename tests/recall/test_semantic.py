@@ -5,7 +5,13 @@ from __future__ import annotations
 import sqlite3
 
 from memstrata.providers.hashing import HashingEmbedder
-from memstrata.recall.semantic import VectorIndex, ensure_vector_table, live_rows, put_vectors
+from memstrata.recall.semantic import (
+    VectorIndex,
+    ensure_vector_table,
+    live_rows,
+    put_vectors,
+    stored_vectors,
+)
 
 
 def test_vectors_round_trip_through_sqlite_and_rank_by_cosine(tmp_path):
@@ -55,3 +61,21 @@ def test_a_reload_fetches_only_new_rows_and_drops_deleted_ones(tmp_path):
     assert sorted(reloaded.refs) == ["t#0", "t#2", "t#3"]
     assert reloaded.search(embedder.embed(["deploy billing"], query=True)[0], 1)[0][0] == "t#0"
     assert reloaded.search(embedder.embed(["garden hose"], query=True)[0], 1)[0][0] == "t#3"
+
+
+def test_stored_vectors_reads_the_rows_of_the_refs_asked_for(tmp_path):
+    db = sqlite3.connect(tmp_path / "index.db")
+    ensure_vector_table(db)
+    embedder = HashingEmbedder(16)
+    texts = {"a#0": "ramen in Osaka", "a#1": "deploy the canary", "b#0": "tea"}
+    put_vectors(db, "turn", embedder.name, zip(texts, embedder.embed(list(texts.values()))))
+    put_vectors(db, "turn", "other-model", [("a#0", embedder.embed(["x"])[0])])
+
+    rows = stored_vectors(db, "turn", embedder.name, ["a#1", "b#0", "missing#3"])
+
+    assert rows.shape == (2, 16)
+    assert sorted(map(tuple, rows.tolist())) == sorted(
+        map(tuple, embedder.embed([texts["a#1"], texts["b#0"]]).tolist())
+    )
+    assert stored_vectors(db, "turn", embedder.name, []).shape == (0, 0)
+    assert stored_vectors(db, "turn", embedder.name, ["missing#3"]).shape == (0, 0)

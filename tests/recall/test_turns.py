@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 
+import numpy as np
+
 from memstrata.model import Session, Turn
 from memstrata.providers.hashing import HashingEmbedder
 from memstrata.raw.store import RawStore
@@ -14,6 +16,7 @@ from memstrata.recall.temporal import find_time_windows
 from memstrata.recall.turns import (
     RankedTurn,
     TurnWeights,
+    feedback_query,
     rank_sessions,
     rank_turns,
     semantic_hits,
@@ -145,3 +148,15 @@ def test_a_session_whose_one_turn_means_the_query_ranks_without_sharing_a_word()
 
 def test_semantic_hits_are_empty_without_vectors():
     assert semantic_hits(None, None, 10) == {}
+
+
+def test_feedback_moves_the_query_toward_the_best_turns_and_keeps_it_a_unit_vector():
+    query = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    top = np.array([[0.0, 1.0, 0.0], [0.0, 0.6, 0.8]], dtype=np.float32)
+
+    moved = feedback_query(query, top, 0.5)
+
+    assert abs(float(np.linalg.norm(moved)) - 1.0) < 1e-6
+    assert moved[0] > moved[1] > 0.0 and moved[2] > 0.0
+    assert np.array_equal(feedback_query(query, np.zeros((0, 3), dtype=np.float32), 0.5), query)
+    assert np.array_equal(feedback_query(query, top, 0.0), query)

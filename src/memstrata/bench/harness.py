@@ -147,6 +147,8 @@ def run_benchmark(
             "session": weights.session,
             "session_rank": weights.session_rank,
             "session_dense": weights.session_dense,
+            "feedback": weights.feedback,
+            "feedback_turns": weights.feedback_turns,
             "temporal": weights.temporal,
             "context": weights.context,
         },

@@ -56,6 +56,24 @@ def live_rows(db: sqlite3.Connection, kind: str) -> tuple[np.ndarray, list[str]]
     return rowids, [row[1] for row in rows]
 
 
+def stored_vectors(
+    db: sqlite3.Connection, kind: str, embedder: str, refs: Sequence[str]
+) -> Vectors:
+    """The stored vectors of those ``refs`` that have one from ``embedder``, a row each (in no
+    particular order): a few rows read by key, whether or not search runs on a side file."""
+    if not refs:
+        return np.zeros((0, 0), dtype=np.float32)
+    marks = ",".join("?" * len(refs))
+    rows = db.execute(
+        f"SELECT dim, vector FROM vectors WHERE kind = ? AND embedder = ? AND ref IN ({marks})",
+        (kind, embedder, *refs),
+    ).fetchall()
+    if not rows:
+        return np.zeros((0, 0), dtype=np.float32)
+    matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
+    return matrix.reshape(len(rows), int(rows[0][0]))
+
+
 _EMPTY_ROWIDS = np.zeros(0, dtype=np.int64)
 
 

@@ -19,6 +19,8 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from memstrata.clock import parse_time
 from memstrata.providers.embedder import Vectors
 from memstrata.recall.fusion import normalise_scores, rank_items, weighted_score_fusion
@@ -45,6 +47,10 @@ class TurnWeights:
     session_rank: float = 1.0
     #: weight of a session's best (scaled) turn cosine when sessions are ranked
     session_dense: float = 2.0
+    #: for that arm the query vector moves toward the mean vector of the best turns found
+    #: (Rocchio pseudo-relevance feedback): this much of it, from this many turns
+    feedback: float = 0.5
+    feedback_turns: int = 3
     #: turns before a turn embedded with it (see :func:`~memstrata.recall.semantic.turn_passages`)
     context: int = 1
 
@@ -113,6 +119,21 @@ def semantic_hits(
     if vectors is None or query_vector is None or not len(vectors) or pool <= 0:
         return {}
     return dict(vectors.search(query_vector, pool))
+
+
+def feedback_query(query_vector: Vectors, top_rows: Vectors, weight: float) -> Vectors:
+    """Rocchio pseudo-relevance feedback: q' = (q + w · mean(top rows)) / ‖…‖.
+
+    The best turns found carry words the question did not use ("Domino's", "Fresh Fusion" for
+    "food delivery services"), so q' also finds a session whose only link to the question is
+    one of those ("my weekends have been all about Uber Eats").
+    """
+    query = np.asarray(query_vector, dtype=np.float32).reshape(-1)
+    if not len(top_rows) or not weight:
+        return query
+    moved = query + weight * np.asarray(top_rows, dtype=np.float32).mean(axis=0)
+    norm = float(np.linalg.norm(moved))
+    return moved / norm if norm else query
 
 
 def _session_prior(

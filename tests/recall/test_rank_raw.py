@@ -1,0 +1,54 @@
+"""Memory.rank_raw: raw turns and raw sessions ranked for a query (``memstrata search`` and the
+retrieval benchmarks), with the dense session arm fed by pseudo-relevance feedback."""
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memstrata import Memory
+from memstrata.model import Session, Turn
+from memstrata.providers.hashing import HashingEmbedder
+from memstrata.workspace.layout import init_workspace
+
+WHEN = "2025-11-20T10:00:00Z"
+CHATS = {
+    "recipes": [
+        "I'm looking for quick dinner recipes. By the way, I order food delivery a lot lately.",
+        "Something with rice would be great.",
+    ],
+    "weekend": [
+        "Any tips for a tidy kitchen? My weekends have been all about Uber Eats and takeaway.",
+        "I also need a new sponge.",
+    ],
+    "garden": ["How deep should I plant tulip bulbs?", "The soil is clay."],
+}
+
+
+def _memory(tmp_path: Path) -> Memory:
+    root = tmp_path / "ws"
+    init_workspace(root)
+    memory = Memory(
+        root, embedder=HashingEmbedder(), clock=lambda: datetime(2025, 11, 27, tzinfo=UTC)
+    )
+    for session_id, texts in CHATS.items():
+        turns = [Turn(session_id, i, "user", WHEN, text) for i, text in enumerate(texts)]
+        memory.raw.upsert(Session(session_id, "test", "user", WHEN, WHEN, ""), turns)
+    memory.embed_missing()
+    return memory
+
+
+def test_sessions_are_ranked_beside_the_turns(tmp_path):
+    with _memory(tmp_path) as memory:
+        turns, sessions = memory.rank_raw("food delivery services I used", 10)
+
+    assert turns[0].source == "recipes#0"
+    assert [session for session, _ in sessions][0] == "recipes"
+    assert {session for session, _ in sessions} >= {"recipes", "weekend"}
+
+
+def test_search_asks_for_turns_only(tmp_path):
+    with _memory(tmp_path) as memory:
+        turns, sessions = memory.rank_raw("food delivery", 5, sessions=False)
+        hits = memory.search_raw("food delivery", 5)
+
+    assert sessions == []
+    assert [hit.source for hit in hits] == [turn.source for turn in turns]
