@@ -41,7 +41,7 @@ def test_sessions_are_ranked_beside_the_turns(tmp_path):
         turns, sessions = memory.rank_raw("food delivery services I used", 10)
 
     assert turns[0].source == "recipes#0"
-    assert [session for session, _ in sessions][0] == "recipes"
+    assert next(session for session, _ in sessions) == "recipes"
     assert {session for session, _ in sessions} >= {"recipes", "weekend"}
 
 

@@ -68,7 +68,8 @@ def test_stored_vectors_reads_the_rows_of_the_refs_asked_for(tmp_path):
     ensure_vector_table(db)
     embedder = HashingEmbedder(16)
     texts = {"a#0": "ramen in Osaka", "a#1": "deploy the canary", "b#0": "tea"}
-    put_vectors(db, "turn", embedder.name, zip(texts, embedder.embed(list(texts.values()))))
+    vectors = embedder.embed(list(texts.values()))
+    put_vectors(db, "turn", embedder.name, zip(texts, vectors, strict=True))
     put_vectors(db, "turn", "other-model", [("a#0", embedder.embed(["x"])[0])])
 
     rows = stored_vectors(db, "turn", embedder.name, ["a#1", "b#0", "missing#3"])
