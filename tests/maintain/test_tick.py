@@ -46,13 +46,23 @@ def test_the_first_tick_gardens_and_the_next_finds_nothing_due_and_touches_nothi
 ):
     root, _truth = messy
     first, _ = _tick(root, NOW)
-    assert _statuses(first) == {"flush": "ran", "distill": "skipped", "garden": "ran"}
+    assert _statuses(first) == {
+        "flush": "ran",
+        "distill": "skipped",
+        "garden": "ran",
+        "index": "ran",
+    }
     assert len(list((root / "memory" / "reports").glob("*.md"))) == 1
     before = file_states(root)
 
     second, opened = _tick(root, NOW + timedelta(minutes=1))
 
-    assert _statuses(second) == {"flush": "not due", "distill": "skipped", "garden": "not due"}
+    assert _statuses(second) == {
+        "flush": "not due",
+        "distill": "skipped",
+        "garden": "not due",
+        "index": "not due",
+    }
     assert file_states(root) == before
     assert not opened  # a no-op tick never opens the index or the raw database
     [garden] = [job for job in second.jobs if job.name == "garden"]
@@ -132,6 +142,7 @@ def test_two_ticks_at_once_never_run_the_same_job_twice(messy: tuple[Path, Truth
 
     assert sum(1 for result in results if result.get("garden") == "ran") == 1
     assert sum(1 for result in results if result.get("flush") == "ran") == 1
+    assert sum(1 for result in results if result.get("index") == "ran") == 1
     assert len(list((root / "memory" / "reports").glob("*.md"))) == 1
     upkeep = json.loads((root / "memory" / ".upkeep.json").read_text())
     assert upkeep["garden"]["last"] == "2025-11-27T10:00:00Z"

@@ -204,7 +204,7 @@ def restore(ctx: click.Context, snapshot_id: str, dry_run: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def tick(ctx: click.Context, as_json: bool) -> None:
-    """Do the upkeep that is due (idle flush, distill, garden); fast when nothing is.
+    """Do the upkeep that is due (flush, distill, garden, index); fast when nothing is.
 
     For agent hooks: no daemon needed.
 

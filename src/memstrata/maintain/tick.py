@@ -4,7 +4,8 @@ Due checks are lazy and stored in the workspace (``memory/.upkeep.json``)::
 
     {"version": 1, "garden": {"last": "…", "report": "…"},
      "flush": {"raw_stamp": "…", "until": "…", "waiting": {"<session>": "<last turn>"},
-               "flushed": {"<session>": "<last turn>"}}}
+               "flushed": {"<session>": "<last turn>"}},
+     "index": {"stamp": "…", "last": "…"}}
 
 - **idle flush**: a session whose last turn is 30 minutes old (``upkeep.idle_flush_minutes``) is
   recorded in the journal of that day — one line: what, how long, where its transcript is — so
@@ -12,11 +13,22 @@ Due checks are lazy and stored in the workspace (``memory/.upkeep.json``)::
   line. Looking is due only when ``raw/sessions.db`` changed or a waiting session went idle.
 - **distill**: daily once it exists; it does not yet, so it is reported as skipped.
 - **garden**: weekly (``upkeep.garden_every_days``), in propose mode, within the garden budget.
+- **index**: the approximate vector index (``.memstrata/ann/*.ivf``, see
+  :mod:`memstrata.recall.ann`) of every kind with ``recall.ann_min_vectors`` vectors is built,
+  or rebuilt once stale or unusable, from the vectors already in ``.memstrata/index.db`` — no
+  embedding model is loaded — and the files of kinds below the threshold are removed. Queries
+  fill vectors lazily and never build the file, so without this a growing workspace would need
+  ``memstrata rebuild``. Due when the index (or its WAL) changed since the last look, at most
+  hourly (``INDEX_EVERY``): a build costs seconds at 100k rows and a file goes stale only after
+  20 % more rows (4,000 at the threshold, 16 queries' worth of lazy embedding at the least), so
+  an hour keeps it fresh while the look, ~0.2 s at 100k rows, stays rare. Skipped when
+  embeddings are off (``embeddings.model = "none"``).
 
-A tick that finds nothing due reads one small file and stats the raw database. Jobs run under a
+A tick that finds nothing due reads one small file and stats the raw database (and, once the
+hour since the index's last look is up, the index); it never opens a database. Jobs run under a
 non-blocking lock of the tick's own (``.memstrata/upkeep.lock``) and re-check what is due after
 taking it, so two ticks at once never run the same job twice: the second finds the lock taken
-and returns.
+and returns. Jobs that write take the workspace lock as well.
 """
 
 from __future__ import annotations
@@ -41,13 +53,16 @@ if TYPE_CHECKING:
     from memstrata.memory import Memory
 
 DISTILL_MISSING = "missing capability: distill is not built yet"
+EMBEDDINGS_OFF = "embeddings are off: no vectors to index"
+#: the index job looks at most this often (see the module docstring for why an hour)
+INDEX_EVERY = timedelta(hours=1)
 
 
 @dataclass(frozen=True, slots=True)
 class JobResult:
     """What one job did in this tick."""
 
-    name: str  # flush · distill · garden · tick
+    name: str  # flush · distill · garden · index · tick
     status: str  # ran · not due · skipped · busy · failed
     detail: str = ""
     next_due: str = ""
@@ -76,6 +91,9 @@ class UpkeepState:
     flushed_until: str = ""
     waiting: dict[str, str] = field(default_factory=dict)
     flushed: dict[str, str] = field(default_factory=dict)
+    #: ``file_stamp`` of the index at its last look, and when that was
+    index_stamp: str = ""
+    index_last: str = ""
 
 
 def upkeep_path(memory: Memory) -> Path:
@@ -88,6 +106,7 @@ def read_upkeep(path: Path) -> UpkeepState:
     try:
         data = json.loads(read_text(path))
         garden, flush = data.get("garden", {}), data.get("flush", {})
+        index = data.get("index", {})
         return UpkeepState(
             garden_last=str(garden.get("last", "")),
             garden_report=str(garden.get("report", "")),
@@ -95,6 +114,8 @@ def read_upkeep(path: Path) -> UpkeepState:
             flushed_until=str(flush.get("until", "")),
             waiting=dict(flush.get("waiting", {})),
             flushed=dict(flush.get("flushed", {})),
+            index_stamp=str(index.get("stamp", "")),
+            index_last=str(index.get("last", "")),
         )
     except (ValueError, AttributeError, TypeError):
         return UpkeepState()  # a damaged due-check file only makes jobs due again
@@ -112,17 +133,18 @@ def write_upkeep(path: Path, state: UpkeepState) -> None:
                 "waiting": state.waiting,
                 "flushed": state.flushed,
             },
+            "index": {"stamp": state.index_stamp, "last": state.index_last},
         },
     )
 
 
-def raw_stamp(raw_db: Path) -> str:
-    """Size and mtime of the raw database and its WAL: cheap evidence of new turns.
+def file_stamp(db: Path) -> str:
+    """Size and mtime of a database and its WAL: cheap evidence that it changed.
 
     An empty WAL counts as none: a reader opening the database creates one.
     """
     parts = []
-    for path in (raw_db, Path(f"{raw_db}-wal")):
+    for path in (db, Path(f"{db}-wal")):
         try:
             info = path.stat()
         except FileNotFoundError:
@@ -132,19 +154,35 @@ def raw_stamp(raw_db: Path) -> str:
     return "|".join(parts)
 
 
+def index_next(state: UpkeepState) -> datetime | None:
+    """When the index job may look again (``None``: it never looked)."""
+    last = parse_time(state.index_last)
+    return last + INDEX_EVERY if last else None
+
+
 def due_jobs(
-    state: UpkeepState, now: datetime, config: UpkeepConfig, stamp: str
+    state: UpkeepState, now: datetime, config: UpkeepConfig, stamp: str, index_stamp: str = ""
 ) -> dict[str, tuple[bool, str]]:
-    """For flush and garden: (due now?, when next due) — pure."""
+    """For flush, garden and index: (due now?, when next due) — pure.
+
+    ``index_stamp`` is the index's ``file_stamp``, or the stored one while the hour since its
+    last look is not up (the caller need not stat the index then).
+    """
     idle = timedelta(minutes=config.idle_flush_minutes)
     last_garden = parse_time(state.garden_last)
     garden_next = last_garden + timedelta(days=config.garden_every_days) if last_garden else now
     idle_at = [when + idle for when in map(parse_time, state.waiting.values()) if when]
     flush_next = min(idle_at) if idle_at else None
     flush_due = stamp != state.raw_stamp or (flush_next is not None and flush_next <= now)
+    look_next = index_next(state)
+    index_waits = look_next is not None and look_next > now
     return {
         "flush": (flush_due, to_iso(flush_next) if flush_next else ""),
         "garden": (garden_next <= now, to_iso(garden_next)),
+        "index": (
+            index_stamp != state.index_stamp and not index_waits,
+            to_iso(look_next) if look_next and index_waits else "",
+        ),
     }
 
 
@@ -152,8 +190,9 @@ def run_tick(memory: Memory, now: datetime | None = None) -> TickReport:
     """Run the upkeep that is due; return at once when nothing is."""
     now = now or memory.clock()
     path = upkeep_path(memory)
-    stamp = raw_stamp(memory.workspace.raw_db)
-    due = due_jobs(read_upkeep(path), now, memory.config.upkeep, stamp)
+    state = read_upkeep(path)
+    stamp = file_stamp(memory.workspace.raw_db)
+    due = due_jobs(state, now, memory.config.upkeep, stamp, _index_stamp(memory, state, now))
     distill = JobResult("distill", "skipped", DISTILL_MISSING)
     if not any(is_due for is_due, _next in due.values()):
         return TickReport(
@@ -162,6 +201,7 @@ def run_tick(memory: Memory, now: datetime | None = None) -> TickReport:
                 JobResult("flush", "not due", next_due=due["flush"][1]),
                 distill,
                 JobResult("garden", "not due", next_due=due["garden"][1]),
+                _index_not_due(memory, due["index"][1]),
             ),
         )
     try:
@@ -174,8 +214,8 @@ def run_tick(memory: Memory, now: datetime | None = None) -> TickReport:
 def _run_due(memory: Memory, path: Path, now: datetime, distill: JobResult) -> TickReport:
     # Re-read under the lock: a tick that just finished may have done the work.
     state = read_upkeep(path)
-    stamp = raw_stamp(memory.workspace.raw_db)
-    due = due_jobs(state, now, memory.config.upkeep, stamp)
+    stamp = file_stamp(memory.workspace.raw_db)
+    due = due_jobs(state, now, memory.config.upkeep, stamp, _index_stamp(memory, state, now))
     jobs: list[JobResult] = []
     if due["flush"][0]:
         result, state = _flush(memory, state, stamp, now)
@@ -201,7 +241,67 @@ def _run_due(memory: Memory, path: Path, now: datetime, distill: JobResult) -> T
             jobs.append(JobResult("garden", "ran", detail, to_iso(now + every)))
     else:
         jobs.append(JobResult("garden", "not due", next_due=due["garden"][1]))
+    if due["index"][0]:
+        result, state = _index(memory, read_upkeep(path), now)
+        write_upkeep(path, state)
+        jobs.append(result)
+    else:
+        jobs.append(_index_not_due(memory, due["index"][1]))
     return TickReport(to_iso(now), tuple(jobs))
+
+
+def _embeddings_off(memory: Memory) -> bool:
+    return memory.config.embeddings.model == "none"
+
+
+def _index_stamp(memory: Memory, state: UpkeepState, now: datetime) -> str:
+    """The index's stamp if the index job may look now, else the stored one (no stat)."""
+    look_next = index_next(state)
+    if _embeddings_off(memory) or (look_next is not None and look_next > now):
+        return state.index_stamp
+    return file_stamp(memory.workspace.index_db)
+
+
+def _index_not_due(memory: Memory, next_due: str) -> JobResult:
+    if _embeddings_off(memory):
+        return JobResult("index", "skipped", EMBEDDINGS_OFF)
+    return JobResult("index", "not due", next_due=next_due)
+
+
+def _index(memory: Memory, state: UpkeepState, now: datetime) -> tuple[JobResult, UpkeepState]:
+    """Build, refresh or remove side files from the stored vectors; never raise.
+
+    A failure is looked at again after ``INDEX_EVERY``: the stamp is kept, so it stays due.
+    """
+    next_due = to_iso(now + INDEX_EVERY)
+    index_db = memory.workspace.index_db
+    try:
+        with memory.lock.held():
+            changes = _refresh_side_files(memory) if index_db.exists() else []
+    except LockTimeout:
+        return JobResult("index", "busy", "the workspace lock is held elsewhere"), state
+    # Derived data must never fail the hook that ticks: any error is a report, not a raise.
+    except Exception as error:
+        failed = JobResult("index", "failed", f"{type(error).__name__}: {error}", next_due)
+        return failed, replace(state, index_last=to_iso(now))
+    detail = "; ".join(changes) if changes else "approximate vector index up to date"
+    # Stamped after the work: recording a side file's token writes to the index itself.
+    state = replace(state, index_stamp=file_stamp(index_db), index_last=to_iso(now))
+    return JobResult("index", "ran", detail, next_due), state
+
+
+def _refresh_side_files(memory: Memory) -> list[str]:
+    # Imported here: numpy and the recall modules would slow every no-op tick.
+    from memstrata.recall.ann import AnnSettings
+    from memstrata.recall.vector_cache import refresh_side_files
+    from memstrata.sqlite import connect
+
+    ann = AnnSettings(memory.workspace.state_dir / "ann", memory.config.recall.ann_min_vectors)
+    index = connect(memory.workspace.index_db)
+    try:
+        return refresh_side_files(index, ann)
+    finally:
+        index.close()
 
 
 def _flush(

@@ -10,8 +10,9 @@ not hold yet.
 Above ``ann_min_vectors`` rows of a kind, the rows in its side file (:mod:`memstrata.recall.ann`)
 are searched approximately and only the rest — rows added or changed since the file was built —
 are loaded and searched exactly. The side file is built by ``embed_all`` (``rebuild``,
-``embed_missing``), never by a query: until it exists, or when it cannot be read, search is
-exact and the recall notes say why.
+``embed_missing``) and by ``tick`` (:func:`refresh_side_files`, from the rows alone: no model is
+loaded), never by a query: until it exists, or when it cannot be read, search is exact and the
+recall notes say why.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from pathlib import Path
+
+import numpy as np
 
 from memstrata.errors import WorkspaceReadOnly
 from memstrata.providers.embedder import Embedder
@@ -125,7 +129,7 @@ class VectorCache:
             if isinstance(opened, str):
                 self.ann_notes[kind] = (
                     f"approximate index for {len(rowids)} {kind} vectors {opened}: exact search"
-                    " until 'memstrata rebuild'"
+                    " until the next tick or 'memstrata rebuild'"
                 )
             else:
                 alive, tail = match_live(opened, rowids, refs)
@@ -133,7 +137,7 @@ class VectorCache:
                 if is_stale(opened, alive, tail):
                     self.ann_notes[kind] = (
                         f"approximate index for {kind} vectors is stale ({len(wanted)} rows since"
-                        " searched exactly); 'memstrata rebuild' refreshes it"
+                        " searched exactly); the next tick or 'memstrata rebuild' refreshes it"
                     )
         exact = VectorIndex.reload(self._loaded.get(kind), index, kind, self.embedder.name, wanted)
         return VectorIndex(exact.refs, exact.matrix, exact.rowids, view)
@@ -151,40 +155,102 @@ class VectorCache:
         if cached is None or cached[0] != stamp:
             cached = (stamp, open_ivf(path, kind, self.embedder.name, self.embedder.dim))
             self._files[kind] = cached
-        opened = cached[1]
-        if (
-            isinstance(opened, IvfFile)
-            and recorded_token(index, kind, self.embedder.name) != opened.token
-        ):
-            return "built for another copy of the index"
-        return opened
+        return _matching(index, cached[1], kind, self.embedder.name)
 
     def _refresh_side_file(self, index: sqlite3.Connection, kind: str, ann: AnnSettings) -> None:
-        path = side_file_path(ann.folder, kind, self.embedder.name)
-        rowids, refs = live_rows(index, kind)
-        if len(rowids) < max(ann.min_vectors, 1):
-            path.unlink(missing_ok=True)
-            return
-        opened = self._open(index, kind)
-        if isinstance(opened, IvfFile) and not is_stale(opened, *match_live(opened, rowids, refs)):
-            return
-        rows = VectorIndex.load(index, kind, self.embedder.name)
-        if len(rows) < max(ann.min_vectors, 1):
-            return
         try:
-            token = write_ivf(
-                path,
-                kind,
-                self.embedder.name,
-                build_ivf(rows.refs, rows.matrix),
-                rows.rowids,
-                rows.refs,
-                rows.matrix,
-            )
+            refresh_side_file(index, kind, self.embedder.name, self.embedder.dim, ann)
         except (OSError, WorkspaceReadOnly) as error:
             self.ann_notes[kind] = f"approximate index for {kind} vectors not written: {error}"
-            return
-        record_token(index, kind, self.embedder.name, token)
+
+
+def refresh_side_files(index: sqlite3.Connection, ann: AnnSettings) -> list[str]:
+    """Bring every side file in step with the vectors already in the index; say what changed.
+
+    One file per (kind, embedder) with at least ``ann.min_vectors`` rows, built from the stored
+    rows (no embedding model is loaded): rebuilt when missing, unusable or stale. Files of
+    groups below the threshold, or of embedders no longer in the table, are removed.
+    """
+    if not _has_vectors(index):
+        return []
+    minimum = max(ann.min_vectors, 1)
+    changes: list[str] = []
+    kept: set[Path] = set()
+    # Counted from the primary key's index first: a kind below the threshold costs no scan.
+    totals = index.execute("SELECT kind, COUNT(*) FROM vectors GROUP BY kind").fetchall()
+    for kind, total in totals:
+        if total < minimum:
+            continue
+        groups = index.execute(
+            "SELECT embedder, MAX(dim) FROM vectors WHERE kind = ? GROUP BY embedder", (kind,)
+        ).fetchall()
+        for embedder, dim in groups:
+            change = refresh_side_file(index, kind, embedder, int(dim), ann)
+            if change:
+                changes.append(change)
+            path = side_file_path(ann.folder, kind, embedder)
+            if path.exists():
+                kept.add(path)
+    for path in sorted(ann.folder.glob("*.ivf")):
+        if path not in kept:
+            path.unlink(missing_ok=True)
+            changes.append(f"removed {path.name}")
+    return changes
+
+
+def refresh_side_file(
+    index: sqlite3.Connection, kind: str, embedder: str, dim: int, ann: AnnSettings
+) -> str:
+    """(Re)build the side file of ``kind`` vectors by ``embedder`` if it is due; say what changed.
+
+    Due when the group has at least ``ann.min_vectors`` rows and its file is missing, unusable
+    or stale; below the threshold the file is removed. Only the group's own rows count, so
+    rows of another embedder (a switch half done) neither make the file stale nor get into it.
+    Raises ``OSError`` or ``WorkspaceReadOnly`` when the file cannot be written.
+    """
+    path = side_file_path(ann.folder, kind, embedder)
+    rowids, refs = _group_rows(index, kind, embedder)
+    if len(rowids) < max(ann.min_vectors, 1):
+        if not path.exists():
+            return ""
+        path.unlink(missing_ok=True)
+        return f"removed {path.name} ({len(rowids)} {kind} vectors, below the threshold)"
+    opened = _matching(index, open_ivf(path, kind, embedder, dim), kind, embedder)
+    if isinstance(opened, IvfFile) and not is_stale(opened, *match_live(opened, rowids, refs)):
+        return ""
+    rows = VectorIndex.reload(None, index, kind, embedder, rowids)
+    token = write_ivf(
+        path, kind, embedder, build_ivf(rows.refs, rows.matrix), rows.rowids, rows.refs, rows.matrix
+    )
+    record_token(index, kind, embedder, token)
+    why = "stale" if isinstance(opened, IvfFile) else opened
+    return f"built {path.name} from {len(rows)} {kind} vectors (was {why})"
+
+
+def _matching(
+    index: sqlite3.Connection, opened: IvfFile | str, kind: str, embedder: str
+) -> IvfFile | str:
+    """``opened`` if the index holds its token, else why not (the index was recreated)."""
+    if isinstance(opened, IvfFile) and recorded_token(index, kind, embedder) != opened.token:
+        return "built for another copy of the index"
+    return opened
+
+
+def _group_rows(
+    index: sqlite3.Connection, kind: str, embedder: str
+) -> tuple[np.ndarray, list[str]]:
+    rows = index.execute(
+        "SELECT rowid, ref FROM vectors WHERE kind = ? AND embedder = ?", (kind, embedder)
+    ).fetchall()
+    rowids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+    return rowids, [row[1] for row in rows]
+
+
+def _has_vectors(index: sqlite3.Connection) -> bool:
+    found = index.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'"
+    ).fetchone()
+    return found is not None
 
 
 def _version(index: sqlite3.Connection) -> tuple[int, int]:
