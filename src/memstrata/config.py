@@ -57,7 +57,7 @@ class RecallConfig:
     stale_after_days: int = 90
     default_k: int = 10
     #: a kind (topics, journal facts, raw turns) with at least this many vectors is searched
-    #: through an approximate index (IVF side file) once rebuild has built it: exact search
+    #: through an approximate index (IVF side file) once rebuild or tick built it: exact search
     #: loads every row into a fresh process (~1 s and 45 MB at 20k; docs/benchmarks-ann.md)
     ann_min_vectors: int = 20_000
 

@@ -6,12 +6,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from memstrata.cli import maintain
+from memstrata.cli import cli, maintain
 from tests.maintain.messy import Truth
 
 
-def _run(root: Path, command, *args: str) -> str:
-    result = CliRunner().invoke(command, list(args), obj=root, catch_exceptions=False)
+def _run(root: Path, *args: str) -> str:
+    # Through the top-level group, as a user runs it: invoking a subcommand object directly
+    # would build its help option without the group's settings (and click caches it).
+    result = CliRunner().invoke(cli, ["--workspace", str(root), *args], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -25,32 +27,32 @@ def test_garden_ledger_undo_and_snapshots_from_the_command_line(
     messy: tuple[Path, Truth], env: None
 ):
     root, truth = messy
-    preview = _run(root, maintain.garden, "--dry-run", "--max-mutations", "100")
+    preview = _run(root, "garden", "--dry-run", "--max-mutations", "100")
     assert preview.startswith("# Gardening report — ")
     assert "WOULD PROPOSE ARCHIVE" in preview and "Patterns:" in preview
 
     report = json.loads(
-        _run(root, maintain.garden, "--mode", "autonomous", "--max-mutations", "100", "--json")
+        _run(root, "garden", "--mode", "autonomous", "--max-mutations", "100", "--json")
     )
     assert report["actions"]["merge"] == len(truth.duplicates) and report["path"]
 
-    steps = json.loads(_run(root, maintain.ledger, "show", "--json", "--limit", "100"))
+    steps = json.loads(_run(root, "ledger", "show", "--json", "--limit", "100"))
     [merge] = [step for step in steps if step["action"] == "merge"][:1]
-    shown = _run(root, maintain.ledger, "show", merge["id"])
+    shown = _run(root, "ledger", "show", merge["id"])
     assert f"{merge['topics'][1]}: merge" in shown
-    assert "restored" in _run(root, maintain.ledger, "undo", merge["id"])
+    assert "restored" in _run(root, "ledger", "undo", merge["id"])
 
-    [listed] = json.loads(_run(root, maintain.snapshot, "list", "--json"))
+    [listed] = json.loads(_run(root, "snapshot", "list", "--json"))
     assert listed["id"] == report["snapshot"]
-    assert "would restore" in _run(root, maintain.snapshot, "restore", listed["id"], "--dry-run")
-    assert "snap-" in _run(root, maintain.snapshot, "take", "--reason", "test")
+    assert "would restore" in _run(root, "snapshot", "restore", listed["id"], "--dry-run")
+    assert "snap-" in _run(root, "snapshot", "take", "--reason", "test")
 
 
 def test_tick_prints_each_job(messy: tuple[Path, Truth], env: None):
     root, _truth = messy
-    first = json.loads(_run(root, maintain.tick, "--json"))
+    first = json.loads(_run(root, "tick", "--json"))
     assert {job["name"]: job["status"] for job in first["jobs"]}["garden"] == "ran"
-    assert "garden: not due (next " in _run(root, maintain.tick)
+    assert "garden: not due (next " in _run(root, "tick")
 
 
 @pytest.mark.parametrize("command", maintain.COMMANDS, ids=lambda c: c.name)
