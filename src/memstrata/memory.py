@@ -21,6 +21,7 @@ from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import Config, load_config
 from memstrata.context.compile import Context, ContextItem, compile_context, recall_line
 from memstrata.errors import InputError, ParseError, WorkspaceReadOnly
+from memstrata.fts import query_terms
 from memstrata.index.db import IndexDB
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
@@ -541,7 +542,12 @@ class Memory:
         include_raw: bool = True,
         include_archived: bool = False,
     ) -> list[SearchHit]:
-        """Lexical search over wiki, journal and (labelled) raw turns, fused by rank."""
+        """Lexical search over wiki, journal and (labelled) raw turns, fused by rank.
+
+        A query without a word (empty, punctuation, emoji) finds nothing rather than whatever
+        happens to lie nearest its empty vector."""
+        if not query_terms(query):
+            return []
         self.refresh()
         pool = max(limit * 3, 30)
         lists = [
@@ -584,6 +590,8 @@ class Memory:
             semantic_hits,
         )
 
+        if not query_terms(query):
+            return [], []
         weights = weights or TurnWeights()
         self._sync_raw_sessions()
         cache = self.vectors
@@ -720,6 +728,10 @@ class Memory:
         if len(query) > MAX_QUERY_CHARS:
             query = query[:MAX_QUERY_CHARS]
             notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
+        if not query_terms(query) and not (since or until or kind or entity):
+            # nothing to match: returning what lies nearest an empty vector would be noise
+            notes.append("nothing to recall: the query has no words (give some, or a filter)")
+            return RecallResult(query, (), tuple(notes))
         self.refresh()
         semantic = self._semantic_arm()
         if semantic is None:

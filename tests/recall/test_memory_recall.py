@@ -95,3 +95,17 @@ def test_old_unaccessed_items_are_demoted(workspace: Path):
         items = memory.recall("zeppelin facts").items
         assert [item.source for item in items] == ["world/new", "world/old"]
         assert items[0].score > 2 * items[1].score
+
+
+@pytest.mark.parametrize("query", ["", "   ", "?!.,", "😀 👍"])
+def test_a_query_without_a_word_recalls_nothing_and_says_why(demo: Memory, query: str):
+    result = demo.recall(query)
+
+    assert result.items == ()
+    assert any("no words" in note for note in result.notes)
+    assert demo.search(query) == []
+    assert demo.rank_raw(query, 5) == ([], [])
+
+
+def test_filters_alone_still_list_what_they_select(demo: Memory):
+    assert demo.recall("", kind="world").items
