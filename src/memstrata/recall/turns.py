@@ -211,7 +211,9 @@ def rank_sessions(
     over its joined text; best(s) is the highest cosine of one of its turns with the query. The
     dense arm matters where a session's evidence is one aside in a long conversation about
     something else ("by the way, Uber Eats saved my weekend"): no word of the question is in it,
-    so neither BM25 sees it, but one turn of it means the same thing.
+    so neither BM25 sees it, but one turn of it means the same thing. ``Memory.rank_raw`` passes
+    the hits of a query moved toward the best turns (:func:`feedback_query`), which reach such
+    asides better than the question alone.
     """
     weights = weights or TurnWeights()
     by_session: dict[str, list[float]] = {}
