@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sqlite3
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +32,7 @@ import numpy as np
 
 from memstrata.providers.embedder import Vectors
 from memstrata.sqlite import immediate
-from memstrata.workspace.atomic import fsync_dir
+from memstrata.workspace.atomic import atomic_writer
 
 MAGIC = b"memstrata-ivf\n"
 VERSION = 1
@@ -214,24 +212,14 @@ def write_ivf(
     header |= {"count": len(order), "token": token, "sections": layout}
     head = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
     base = _aligned(len(head))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(head.ljust(base, b"\0"))
-            for name in _SECTIONS[:-1]:
-                handle.seek(base + layout[name]["offset"])
-                handle.write(sections[name].tobytes())
-            handle.seek(base + layout["vectors"]["offset"])
-            for chunk in _vector_chunks(matrix, order):
-                handle.write(chunk)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    fsync_dir(path.parent)
+    with atomic_writer(path) as handle:
+        handle.write(head.ljust(base, b"\0"))
+        for name in _SECTIONS[:-1]:
+            handle.seek(base + layout[name]["offset"])
+            handle.write(sections[name].tobytes())
+        handle.seek(base + layout["vectors"]["offset"])
+        for chunk in _vector_chunks(matrix, order):
+            handle.write(chunk)
     return token
 
 

@@ -10,8 +10,10 @@ import errno
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from memstrata.errors import WorkspaceReadOnly
 
@@ -19,6 +21,15 @@ from memstrata.errors import WorkspaceReadOnly
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Replace ``path`` with ``data`` atomically (UTF-8 for text)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_writer(path) as handle:
+        handle.write(payload)
+
+
+@contextmanager
+def atomic_writer(path: Path) -> Iterator[BinaryIO]:
+    """A binary handle whose content replaces ``path`` atomically when the block ends (for
+    files written piece by piece, such as a vector side file too big to hold twice in memory);
+    an exception leaves ``path`` as it was and no temp file behind."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -28,7 +39,7 @@ def write_atomic(path: Path, data: str | bytes) -> None:
         raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp_name, path)
