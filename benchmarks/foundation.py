@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from memstrata import Memory
+from memstrata.bench.metrics import percentile
 from memstrata.wiki.text import content_hash
 
 SEED = 20251127
@@ -426,11 +427,6 @@ def duration(seconds: float) -> str:
         return f"{seconds * 1000:.1f} ms"
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
-
-def percentile(values: list[float], share: float) -> float:
-    """Nearest-rank percentile (``share`` in 0..1)."""
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))]
 
 
 def search_row(key: str, measurement: str, memory: Memory, queries: list[str], size: str) -> Row:

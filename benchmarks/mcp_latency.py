@@ -34,6 +34,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from memstrata import Memory
+from memstrata.bench.metrics import latency_summary
 from memstrata.wiki.text import content_hash
 from memstrata.workspace.layout import init_workspace
 
@@ -113,20 +114,6 @@ def make_queries(count: int, rng: random.Random) -> list[str]:
     ]
 
 
-def percentile(values: list[float], share: float) -> float:
-    """Nearest-rank percentile (``share`` in 0..1)."""
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))]
-
-
-def summary_of(seconds: list[float]) -> dict[str, float]:
-    millis = [value * 1000 for value in seconds]
-    return {
-        "p50_ms": round(percentile(millis, 0.50), 1),
-        "p95_ms": round(percentile(millis, 0.95), 1),
-        "max_ms": round(max(millis), 1),
-        "mean_ms": round(sum(millis) / len(millis), 1),
-    }
 
 
 async def time_mcp(workspace: Path, queries: list[str]) -> dict[str, Any]:
@@ -160,7 +147,7 @@ async def time_mcp(workspace: Path, queries: list[str]) -> dict[str, Any]:
         "first_call_ms": round(first_call * 1000, 1),
         "answered": hits,
         "max_result_bytes": result_bytes,
-        **summary_of(seconds),
+        **latency_summary(seconds),
     }
 
 
@@ -178,7 +165,7 @@ def time_library(workspace: Path, queries: list[str]) -> tuple[dict[str, float],
             started = time.perf_counter()
             memory.sync()
             syncs.append(time.perf_counter() - started)
-    return summary_of(recalls), summary_of(syncs)
+    return latency_summary(recalls), latency_summary(syncs)
 
 
 def machine() -> dict[str, str]:

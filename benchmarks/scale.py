@@ -48,7 +48,7 @@ from typing import Any
 from memstrata import Memory
 from memstrata.bench.locomo import load_locomo
 from memstrata.bench.longmemeval import load_longmemeval
-from memstrata.bench.metrics import percentile
+from memstrata.bench.metrics import latency_summary, percentile
 from memstrata.clock import to_iso
 from memstrata.config import Config, EmbeddingsConfig
 from memstrata.model import Session, TopicMeta, Turn
@@ -296,16 +296,6 @@ def seed_cache(cache_db: Path, seed: Path | None) -> None:
 # -- measuring ---------------------------------------------------------------------------------
 
 
-def summary_ms(seconds: Sequence[float]) -> dict[str, float]:
-    millis = [value * 1000 for value in seconds]
-    return {
-        "p50_ms": round(percentile(millis, 0.50), 1),
-        "p95_ms": round(percentile(millis, 0.95), 1),
-        "max_ms": round(max(millis), 1),
-        "mean_ms": round(sum(millis) / len(millis), 1),
-        "n": len(millis),
-    }
-
 
 def time_recall(root: Path, queries: Sequence[str], embedder: Embedder) -> dict[str, Any]:
     """``Memory.recall`` in one process: the first call (opens the index, loads the vectors),
@@ -331,7 +321,7 @@ def time_recall(root: Path, queries: Sequence[str], embedder: Embedder) -> dict[
         "first_ms": round(first * 1000, 1),
         "answered": hits,
         "notes": sorted(notes),
-        **summary_ms(seconds),
+        **latency_summary(seconds),
         # CPU time of the process (all threads): what a recall costs, whatever the load
         "cpu_p50_ms": round(percentile([value * 1000 for value in cpu], 0.5), 1),
         "topic_scan_ms": round(min(scans) * 1000, 1),
@@ -349,7 +339,7 @@ def time_raw_search(root: Path, queries: Sequence[str], embedder: Embedder) -> d
             started = time.perf_counter()
             memory.rank_raw(query, 10)
             seconds.append(time.perf_counter() - started)
-    return {"first_ms": round(first * 1000, 1), **summary_ms(seconds)}
+    return {"first_ms": round(first * 1000, 1), **latency_summary(seconds)}
 
 
 def time_cold_cli(root: Path, queries: Sequence[str]) -> dict[str, Any]:

@@ -91,3 +91,15 @@ def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))
     return ordered[index]
+
+
+def latency_summary(seconds: Sequence[float]) -> dict[str, float]:
+    """Timings in seconds as milliseconds: nearest-rank p50 and p95, max, mean and count."""
+    millis = [value * 1000 for value in seconds]
+    return {
+        "p50_ms": round(percentile(millis, 0.50), 1),
+        "p95_ms": round(percentile(millis, 0.95), 1),
+        "max_ms": round(max(millis, default=0.0), 1),
+        "mean_ms": round(sum(millis) / len(millis), 1) if millis else 0.0,
+        "n": len(millis),
+    }
