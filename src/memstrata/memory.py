@@ -578,46 +578,23 @@ class Memory:
     ) -> tuple[list[RankedTurn], list[tuple[str, float]]]:
         """Raw turns and raw sessions ranked for ``query`` (what ``search_raw`` and the
         retrieval benchmarks use): ``(turns best first, [(session id, score)] best first)``;
-        no sessions (and no work for them) when ``sessions`` is false."""
-        from memstrata.recall.semantic import stored_vectors
-        from memstrata.recall.sessions import score_sessions
-        from memstrata.recall.temporal import find_time_windows
-        from memstrata.recall.turns import (
-            TurnWeights,
-            feedback_query,
-            rank_sessions,
-            rank_turns,
-            semantic_hits,
-        )
+        no sessions (and no work for them) when ``sessions`` is false. The pipeline is
+        :func:`memstrata.recall.raw_search.rank_raw`."""
+        from memstrata.recall.raw_search import rank_raw
 
         if not query_terms(query):
             return [], []
-        weights = weights or TurnWeights()
         self._sync_raw_sessions()
-        cache = self.vectors
-        semantic: dict[str, float] = {}
-        if cache is not None:
-            vectors = cache.turns(self.index.db, self.raw.db, weights.context)
-            query_vector = cache.embedder.embed([query], query=True)[0]
-            semantic = semantic_hits(vectors, query_vector, weights.pool)
-        session_scores = score_sessions(self.index.db, query, weights.pool)
-        turns = rank_turns(
+        return rank_raw(
+            self.index.db,
             self.raw.db,
+            self.vectors,
             query,
             limit,
-            semantic=semantic,
-            weights=weights,
-            session_scores=session_scores,
-            windows=find_time_windows(query, self.clock()),
+            self.clock(),
+            weights,
+            sessions=sessions,
         )
-        if not sessions:
-            return turns, []
-        if cache is not None and semantic and weights.feedback and weights.feedback_turns:
-            top = [turn.source for turn in turns[: weights.feedback_turns]]
-            rows = stored_vectors(self.index.db, "turn", cache.embedder.name, top)
-            moved = feedback_query(query_vector, rows, weights.feedback)
-            semantic = semantic_hits(vectors, moved, weights.pool)
-        return turns, rank_sessions(turns, weights, session_scores, semantic)
 
     def _sync_raw_sessions(self) -> None:
         """Refresh the session-level FTS documents when the raw store changed."""
