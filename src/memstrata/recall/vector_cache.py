@@ -22,8 +22,6 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-import numpy as np
-
 from memstrata.errors import WorkspaceReadOnly
 from memstrata.providers.embedder import Embedder
 from memstrata.recall.ann import (
@@ -209,7 +207,7 @@ def refresh_side_file(
     Raises ``OSError`` or ``WorkspaceReadOnly`` when the file cannot be written.
     """
     path = side_file_path(ann.folder, kind, embedder)
-    rowids, refs = _group_rows(index, kind, embedder)
+    rowids, refs = live_rows(index, kind, embedder)
     if len(rowids) < max(ann.min_vectors, 1):
         if not path.exists():
             return ""
@@ -234,16 +232,6 @@ def _matching(
     if isinstance(opened, IvfFile) and recorded_token(index, kind, embedder) != opened.token:
         return "built for another copy of the index"
     return opened
-
-
-def _group_rows(
-    index: sqlite3.Connection, kind: str, embedder: str
-) -> tuple[np.ndarray, list[str]]:
-    rows = index.execute(
-        "SELECT rowid, ref FROM vectors WHERE kind = ? AND embedder = ?", (kind, embedder)
-    ).fetchall()
-    rowids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-    return rowids, [row[1] for row in rows]
 
 
 def _has_vectors(index: sqlite3.Connection) -> bool:
