@@ -642,7 +642,7 @@ class Memory:
             from memstrata.recall.ann import AnnSettings
             from memstrata.recall.vector_cache import VectorCache
 
-            ann = AnnSettings(self.workspace.state_dir / "ann", self.config.recall.ann_min_vectors)
+            ann = AnnSettings(self.workspace.ann_dir, self.config.recall.ann_min_vectors)
             self._vectors = VectorCache(embedder, self.lock.held, not self.read_only, ann)
         return self._vectors
 

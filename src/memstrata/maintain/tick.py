@@ -296,7 +296,7 @@ def _refresh_side_files(memory: Memory) -> list[str]:
     from memstrata.recall.vector_cache import refresh_side_files
     from memstrata.sqlite import connect
 
-    ann = AnnSettings(memory.workspace.state_dir / "ann", memory.config.recall.ann_min_vectors)
+    ann = AnnSettings(memory.workspace.ann_dir, memory.config.recall.ann_min_vectors)
     index = connect(memory.workspace.index_db)
     try:
         return refresh_side_files(index, ann)

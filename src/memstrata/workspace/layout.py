@@ -87,6 +87,11 @@ class Workspace:
         return self.state_dir / "index.db"
 
     @property
+    def ann_dir(self) -> Path:
+        """Approximate vector index side files (derived, see :mod:`memstrata.recall.ann`)."""
+        return self.state_dir / "ann"
+
+    @property
     def lock_path(self) -> Path:
         return self.state_dir / "lock"
 
