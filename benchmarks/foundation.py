@@ -38,7 +38,11 @@ from typing import Any
 
 from memstrata import Memory
 from memstrata.bench.metrics import percentile
-from memstrata.wiki.text import content_hash
+from memstrata.bench.topic_files import write_topic_files
+from memstrata.model import TopicMeta
+
+#: meta.json of topics written straight to files
+SEEDED_META = TopicMeta(created="2025-11-01T09:00:00Z", updated="2025-11-01T09:00:00Z")
 
 SEED = 20251127
 NOW = datetime(2025, 11, 27, 10, 0, 0, tzinfo=UTC)
@@ -354,41 +358,6 @@ def topic_text(rng: random.Random, number: int) -> tuple[str, str, str]:
     return f"{namespace}/{slug}", summary[:1000], detail[:8000]
 
 
-def write_topic_files(
-    root: Path, topic_id: str, summary: str, detail: str, when: str, history: bool = True
-) -> None:
-    """The canonical files of one topic, as wiki/store.py documents them (no index upkeep).
-
-    Without ``history`` the topic looks hand-written: the next sync records its creation.
-    """
-    folder = root / "memory" / "topics" / topic_id
-    folder.mkdir(parents=True)
-    (folder / "summary.md").write_text(summary, encoding="utf-8")
-    (folder / "detail.md").write_text(detail, encoding="utf-8")
-    meta = {
-        "access_count": 0,
-        "created": when,
-        "lineage": [],
-        "links": [],
-        "owner_agent": "",
-        "refs": 0,
-        "state": "active",
-        "updated": when,
-    }
-    (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", "utf-8")
-    if not history:
-        return
-    entry = {
-        "actor": "user",
-        "after": content_hash(summary, detail, "active"),
-        "before": "",
-        "op": "create",
-        "reason": "benchmark",
-        "time": when,
-    }
-    (folder / "history.jsonl").write_text(json.dumps(entry, sort_keys=True) + "\n", "utf-8")
-
-
 def write_journal_days(root: Path, days: int, rng: random.Random) -> None:
     """``memory/YYYY-MM-DD.md`` logs: timestamped bullets, then a typed ``## Retain`` section."""
     for offset in range(days):
@@ -426,7 +395,6 @@ def duration(seconds: float) -> str:
     if seconds < 0.01:
         return f"{seconds * 1000:.1f} ms"
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
 
 
 def search_row(key: str, measurement: str, memory: Memory, queries: list[str], size: str) -> Row:
@@ -555,7 +523,7 @@ def bench_rebuild(
         else:
             note(f"{count:,} topics as files")
             for topic_id, summary, detail in topics:
-                write_topic_files(root, topic_id, summary, detail, "2025-11-01T09:00:00Z")
+                write_topic_files(root, topic_id, summary, SEEDED_META, detail=detail)
             how = "files written directly"
         write_journal_days(root, sizes.journal_days, rng)
     with Memory(root, clock=lambda: NOW, embeddings=EMBEDDINGS) as memory:
@@ -607,7 +575,7 @@ def bench_hand_written(
     Memory.init(root, clock=lambda: NOW, embeddings=EMBEDDINGS).close()
     for number in range(count):
         topic_id, summary, detail = topic_text(rng, number)
-        write_topic_files(root, topic_id, summary, detail, "2025-11-01T09:00:00Z", history=False)
+        write_topic_files(root, topic_id, summary, SEEDED_META, detail=detail, history=False)
     with Memory(root, clock=lambda: NOW, embeddings=EMBEDDINGS) as memory:
         note(f"rebuild {count:,} hand-written topics")
         seconds, report = timed(memory.rebuild)

@@ -38,12 +38,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memstrata import Memory
+from memstrata.bench.topic_files import write_topic_files
 from memstrata.maintain.gardener import run_garden
 from memstrata.maintain.snapshot import list_snapshots
 from memstrata.maintain.tick import run_tick
 from memstrata.model import TopicMeta
-from memstrata.wiki.store import meta_to_dict
-from memstrata.wiki.text import content_hash
 from memstrata.workspace.layout import init_workspace
 
 SEED = 20251127
@@ -107,24 +106,6 @@ def ago(days: float) -> str:
     return (NOW - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def write_topic(root: Path, topic_id: str, summary: str, meta: TopicMeta) -> None:
-    folder = root / "memory" / "topics" / topic_id
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "summary.md").write_text(summary, encoding="utf-8")
-    (folder / "meta.json").write_text(
-        json.dumps(meta_to_dict(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
-    line = {
-        "time": meta.created,
-        "actor": "seed",
-        "op": "create",
-        "before": "",
-        "after": content_hash(summary, "", meta.state),
-        "reason": "seeded",
-    }
-    (folder / "history.jsonl").write_text(json.dumps(line, sort_keys=True) + "\n", encoding="utf-8")
-
-
 def make_workspace(root: Path, topics: int) -> None:
     """A messy workspace of ``topics`` topics (see the module docstring for the mix)."""
     init_workspace(root)
@@ -138,11 +119,13 @@ def make_workspace(root: Path, topics: int) -> None:
         links: tuple[str, ...] = ("projects/hub",),
         **meta: object,
     ) -> None:
-        write_topic(
+        write_topic_files(
             root,
             topic_id,
             summary + "\n",
             TopicMeta(created=ago(days), updated=ago(days), links=links, **meta),
+            actor="seed",
+            reason="seeded",
         )  # type: ignore[arg-type]
 
     put("projects/hub", "# Hub\n\nWhere the projects meet.", 3, links=())

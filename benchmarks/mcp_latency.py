@@ -35,12 +35,14 @@ from mcp import Client, StdioServerParameters
 
 from memstrata import Memory
 from memstrata.bench.metrics import latency_summary
-from memstrata.wiki.text import content_hash
+from memstrata.bench.topic_files import write_topic_files
+from memstrata.model import TopicMeta
 from memstrata.workspace.layout import init_workspace
 
 SEED = 20251127
 SCANS = 20  # full topic scans timed
 WHEN = "2025-11-27T10:00:00Z"
+SEEDED_META = TopicMeta(created=WHEN, updated=WHEN)
 NAMESPACES = ("people", "projects", "lessons", "decisions", "places", "tools")
 NAMES = ("Ann", "Peter", "Maria", "Tom", "Priya", "Kenji", "Sofia", "Omar", "Li Na", "Marco")
 SUBJECTS = (
@@ -81,30 +83,7 @@ def write_topics(root: Path, count: int, rng: random.Random) -> None:
         )
         summary = summary[:1000] + "\n"
         detail = "\n\n".join(sentence(rng) for _ in range(rng.randint(2, 6))) + "\n"
-        folder = root / "memory" / "topics" / topic_id
-        folder.mkdir(parents=True)
-        (folder / "summary.md").write_text(summary, encoding="utf-8")
-        (folder / "detail.md").write_text(detail, encoding="utf-8")
-        meta = {
-            "access_count": 0,
-            "created": WHEN,
-            "lineage": [],
-            "links": [],
-            "owner_agent": "",
-            "refs": 0,
-            "state": "active",
-            "updated": WHEN,
-        }
-        (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
-        entry = {
-            "actor": "user",
-            "after": content_hash(summary, detail, "active"),
-            "before": "",
-            "op": "create",
-            "reason": "benchmark",
-            "time": WHEN,
-        }
-        (folder / "history.jsonl").write_text(json.dumps(entry, sort_keys=True) + "\n")
+        write_topic_files(root, topic_id, summary, SEEDED_META, detail=detail)
 
 
 def make_queries(count: int, rng: random.Random) -> list[str]:
@@ -112,8 +91,6 @@ def make_queries(count: int, rng: random.Random) -> list[str]:
         f"{rng.choice(SUBJECTS)} {' '.join(rng.sample(WORDS, rng.randint(1, 2)))}"
         for _ in range(count)
     ]
-
-
 
 
 async def time_mcp(workspace: Path, queries: list[str]) -> dict[str, Any]:

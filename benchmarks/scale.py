@@ -49,13 +49,12 @@ from memstrata import Memory
 from memstrata.bench.locomo import load_locomo
 from memstrata.bench.longmemeval import load_longmemeval
 from memstrata.bench.metrics import latency_summary, percentile
+from memstrata.bench.topic_files import write_topic_files
 from memstrata.clock import to_iso
 from memstrata.config import Config, EmbeddingsConfig
 from memstrata.model import Session, TopicMeta, Turn
 from memstrata.providers.cache import CachedEmbedder
 from memstrata.providers.embedder import DEFAULT_EMBEDDER, Embedder, load_embedder
-from memstrata.wiki.store import meta_to_dict
-from memstrata.wiki.text import content_hash
 from memstrata.workspace.layout import Workspace, init_workspace
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -140,22 +139,7 @@ def write_topics(workspace: Workspace, source: Source, count: int) -> None:
     """``count`` topics as the canonical files the wiki store writes (indexed by rebuild)."""
     for number in range(count):
         topic_id, summary, detail, meta = topic_files(source, number)
-        folder = workspace.topics_dir / topic_id
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "summary.md").write_text(summary, encoding="utf-8")
-        (folder / "detail.md").write_text(detail, encoding="utf-8")
-        (folder / "meta.json").write_text(
-            json.dumps(meta_to_dict(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8"
-        )
-        entry = {
-            "actor": "user",
-            "after": content_hash(summary, detail, "active"),
-            "before": "",
-            "op": "create",
-            "reason": "benchmark",
-            "time": meta.created,
-        }
-        (folder / "history.jsonl").write_text(json.dumps(entry, sort_keys=True) + "\n", "utf-8")
+        write_topic_files(workspace.root, topic_id, summary, meta, detail=detail)
 
 
 def write_journal(workspace: Workspace, source: Source, days: int) -> int:
@@ -294,7 +278,6 @@ def seed_cache(cache_db: Path, seed: Path | None) -> None:
 
 
 # -- measuring ---------------------------------------------------------------------------------
-
 
 
 def time_recall(root: Path, queries: Sequence[str], embedder: Embedder) -> dict[str, Any]:

@@ -7,17 +7,15 @@ should find is exactly what is listed in :class:`Truth`.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from memstrata.bench.topic_files import write_topic_files
 from memstrata.clock import to_iso
 from memstrata.model import TopicMeta
 from memstrata.recall.access import AccessLog
-from memstrata.wiki.store import meta_to_dict
-from memstrata.wiki.text import content_hash
 from memstrata.workspace.layout import init_workspace
 
 NOW = datetime(2025, 11, 27, 10, 0, 0, tzinfo=UTC)
@@ -153,35 +151,6 @@ class _Words:
         )
 
 
-def write_topic(
-    root: Path,
-    topic_id: str,
-    summary: str,
-    meta: TopicMeta,
-    detail: str = "",
-    history_time: str = "",
-) -> None:
-    """Write one topic's canonical files as a person (or another tool) would."""
-    namespace, slug = topic_id.split("/")
-    folder = root / "memory" / "topics" / namespace / slug
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "summary.md").write_text(summary, encoding="utf-8")
-    if detail:
-        (folder / "detail.md").write_text(detail, encoding="utf-8")
-    (folder / "meta.json").write_text(
-        json.dumps(meta_to_dict(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
-    line = {
-        "time": history_time or meta.created,
-        "actor": "seed",
-        "op": "create",
-        "before": "",
-        "after": content_hash(summary, detail, meta.state),
-        "reason": "seeded",
-    }
-    (folder / "history.jsonl").write_text(json.dumps(line, sort_keys=True) + "\n", encoding="utf-8")
-
-
 def ago(days: float, now: datetime = NOW) -> str:
     return to_iso(now - timedelta(days=days))
 
@@ -206,12 +175,14 @@ def make_messy_workspace(root: Path, seed: int = 7, now: datetime = NOW) -> Trut
         created = ago(created_days if created_days is not None else updated_days, now)
         topic_meta = TopicMeta(created=created, updated=ago(updated_days, now), links=links, **meta)  # type: ignore[arg-type]
         history = ago(history_days, now) if history_days is not None else ""
-        write_topic(
+        write_topic_files(
             root,
             topic_id,
             summary if summary.endswith("\n") else summary + "\n",
             topic_meta,
             history_time=history,
+            actor="seed",
+            reason="seeded",
         )
         return topic_id
 
