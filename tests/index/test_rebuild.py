@@ -45,6 +45,31 @@ def test_a_schema_version_mismatch_rebuilds_instead_of_migrating(memory: Memory)
         assert reopened.index.dump() == live
 
 
+def _index_names(memory: Memory) -> set[str]:
+    rows = memory.index.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+    return {row[0] for row in rows}
+
+
+def test_a_rebuilt_index_orders_topics_by_time_for_the_entity_and_temporal_arms(memory: Memory):
+    _fill(memory)
+    memory.rebuild()
+    assert "topics_by_observed" in _index_names(memory)
+
+
+def test_an_index_of_the_previous_schema_is_rebuilt_with_the_time_order(memory: Memory):
+    _fill(memory)
+    live = memory.index.dump()
+    memory.close()
+    with sqlite3.connect(memory.workspace.index_db) as db:  # as schema 4 left it
+        db.execute("DROP INDEX topics_by_observed")
+        db.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    with Memory(memory.workspace.root, clock=memory.clock) as reopened:
+        assert reopened.index.recreated
+        assert reopened.index.dump() == live
+        assert "topics_by_observed" in _index_names(reopened)
+        assert "people/ann" in [item.source for item in reopened.recall("@Ann design").items]
+
+
 def test_a_damaged_index_file_is_replaced(memory: Memory):
     _fill(memory)
     memory.close()

@@ -24,7 +24,7 @@ from memstrata.model import Topic
 from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, immediate
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -45,6 +45,9 @@ CREATE TABLE topics (
     observed TEXT NOT NULL,
     superseded_by TEXT NOT NULL
 );
+-- Newest first, ties by id: the order the temporal and entity arms want, so they stop after
+-- their pool instead of sorting every topic in a time window or naming an entity.
+CREATE INDEX topics_by_observed ON topics(observed DESC, id);
 CREATE VIRTUAL TABLE topics_fts USING fts5(title, summary, detail, tokenize='{TOKENIZE}');
 CREATE TABLE journal (
     rowid INTEGER PRIMARY KEY,

@@ -49,6 +49,8 @@ _TOPIC_WEIGHTS = ", 5.0, 2.0, 1.0"
 _TOPIC_COLUMNS = "t.id, t.namespace, t.title, t.summary, t.state, t.kind, t.observed, t.updated"
 #: ids per ``IN (...)`` list, under SQLite's default limit of bound parameters
 _CHUNK = 400
+#: the entity arm walks topics newest first once mentions² ≥ this · topics (_mentioning_topics)
+_WALK_FACTOR = 25
 
 KIND_OF_NAMESPACE = {
     "world": "world", "experiences": "experience", "opinions": "opinion",
@@ -222,23 +224,68 @@ def entity_keys(db: sqlite3.Connection, query: str) -> list[str]:
 def _mentioning(
     db: sqlite3.Connection, keys: Sequence[str], states: tuple[str, ...]
 ) -> list[RecallItem]:
-    marks = ", ".join("?" * len(keys))
-    state_marks = ", ".join("?" * len(states))
-    topics = db.execute(
-        f"SELECT DISTINCT {_TOPIC_COLUMNS} FROM mentions m JOIN topics t ON t.id = m.ref"
-        f" WHERE m.ref_kind = 'topic' AND m.entity IN ({marks}) AND t.state IN ({state_marks})"
-        f" ORDER BY t.observed DESC, t.id LIMIT ?",
-        (*keys, *states, POOL),
-    ).fetchall()
-    entries = db.execute(
-        f"SELECT DISTINCT j.* FROM mentions m JOIN journal j ON m.ref = j.source || '#L' || j.line"
-        f" WHERE m.ref_kind = 'journal' AND m.entity IN ({marks})"
-        f" ORDER BY j.day DESC, j.source, j.line LIMIT ?",
-        (*keys, POOL),
-    ).fetchall()
+    topics = _mentioning_topics(db, keys, states)
+    entries = _mentioning_entries(db, keys)
     items = [_topic_item(row) for row in topics] + [_journal_item(row) for row in entries]
     items.sort(key=lambda item: (item.time, item.source), reverse=True)
     return items
+
+
+def _mentioning_topics(
+    db: sqlite3.Connection, keys: Sequence[str], states: tuple[str, ...]
+) -> list[sqlite3.Row]:
+    """The ``POOL`` newest topics in ``states`` that mention any of ``keys`` (ties by id).
+
+    Two plans for the same rows. From the mentions: every topic naming the entity is read and
+    sorted, cost ∝ mentions. Walking ``topics_by_observed`` newest first until ``POOL`` of them
+    mention it: cost ∝ POOL · topics / mentions. The walk wins once mentions² ≥ 25 · topics
+    (measured: a mention costs about twice a walked topic); below that a rare name would make
+    the walk read every topic. Counting stops at that threshold, so it stays cheap.
+    """
+    marks = ", ".join("?" * len(keys))
+    state_marks = ", ".join("?" * len(states))
+    # rowids only grow, so this over-counts topics after deletions; it only picks a plan
+    topics = db.execute("SELECT COALESCE(MAX(rowid), 0) FROM topics").fetchone()[0]
+    enough = math.isqrt(_WALK_FACTOR * topics) + 1
+    mentions = db.execute(
+        f"SELECT COUNT(*) FROM (SELECT 1 FROM mentions WHERE entity IN ({marks})"
+        " AND ref_kind = 'topic' LIMIT ?)",
+        (*keys, enough),
+    ).fetchone()[0]
+    if mentions >= enough:
+        return db.execute(
+            f"SELECT {_TOPIC_COLUMNS} FROM topics t INDEXED BY topics_by_observed"
+            f" WHERE t.state IN ({state_marks}) AND EXISTS (SELECT 1 FROM mentions m"
+            f" WHERE m.entity IN ({marks}) AND m.ref_kind = 'topic' AND m.ref = t.id)"
+            " ORDER BY t.observed DESC, t.id LIMIT ?",
+            (*states, *keys, POOL),
+        ).fetchall()
+    # CROSS JOIN keeps the mentions as the outer loop (the planner could pick the walk here)
+    return db.execute(
+        f"SELECT DISTINCT {_TOPIC_COLUMNS} FROM mentions m CROSS JOIN topics t ON t.id = m.ref"
+        f" WHERE m.ref_kind = 'topic' AND m.entity IN ({marks}) AND t.state IN ({state_marks})"
+        " ORDER BY t.observed DESC, t.id LIMIT ?",
+        (*keys, *states, POOL),
+    ).fetchall()
+
+
+def _mentioning_entries(db: sqlite3.Connection, keys: Sequence[str]) -> list[sqlite3.Row]:
+    """The ``POOL`` newest journal entries that mention any of ``keys`` (ties by source, line).
+
+    Read from the entity's mentions, then looked up by (source, line): joining the journal to
+    the mentions on ``source || '#L' || line`` walked every entry of the journal.
+    """
+    marks = ", ".join("?" * len(keys))
+    refs = db.execute(
+        f"SELECT ref FROM mentions WHERE entity IN ({marks}) AND ref_kind = 'journal'", keys
+    )
+    wanted = list(dict.fromkeys(ref for (ref,) in refs))
+    rows = {f"{row['source']}#L{row['line']}": row for row in _journal_rows(db, wanted)}
+    entries = [rows[ref] for ref in wanted if ref in rows]
+    # ORDER BY day DESC, source, line (sorts are stable; str order is SQLite's BINARY order)
+    entries.sort(key=lambda row: (row["source"], row["line"]))
+    entries.sort(key=lambda row: row["day"], reverse=True)
+    return entries[:POOL]
 
 
 def _temporal(
@@ -256,8 +303,9 @@ def _temporal(
         items += [
             _topic_item(row)
             for row in db.execute(
-                f"SELECT {_TOPIC_COLUMNS} FROM topics t WHERE observed >= ? AND observed < ?"
-                f" AND state IN ({marks}) ORDER BY observed DESC, id LIMIT ?",
+                f"SELECT {_TOPIC_COLUMNS} FROM topics t INDEXED BY topics_by_observed"
+                f" WHERE observed >= ? AND observed < ? AND state IN ({marks})"
+                " ORDER BY observed DESC, id LIMIT ?",
                 (start, end, *states, POOL),
             )
         ]
@@ -313,31 +361,37 @@ def items_for_sources(db: sqlite3.Connection, sources: Sequence[str]) -> dict[st
             chunk,
         )
         found.update((row["id"], _topic_item(row)) for row in rows)
+    for row in _journal_rows(db, sources):
+        item = _journal_item(row)
+        found[item.source] = item
+    return found
+
+
+def _journal_rows(db: sqlite3.Connection, sources: Sequence[str]) -> list[sqlite3.Row]:
+    """The journal rows of sources ``<file>#L<line>``, one index lookup each (unparsable
+    sources are skipped)."""
     lines = []
     for source in sources:
         path, mark, line = source.rpartition("#L")
-        if mark and line.isdigit():
+        if mark and line.isdecimal():
             lines.append((path, int(line)))
+    found: list[sqlite3.Row] = []
     for start in range(0, len(lines), _CHUNK):
         chunk = lines[start : start + _CHUNK]
         pairs = ", ".join("(?, ?)" for _ in chunk)
-        rows = db.execute(
-            f"SELECT * FROM journal WHERE (source, line) IN (VALUES {pairs})",
+        # joined, not ``(source, line) IN (VALUES …)``, which SQLite answers by a full scan
+        found += db.execute(
+            f"SELECT j.* FROM (VALUES {pairs}) v CROSS JOIN journal j"
+            " ON j.source = v.column1 AND j.line = v.column2",
             [value for pair in chunk for value in pair],
-        )
-        for row in rows:
-            item = _journal_item(row)
-            found[item.source] = item
+        ).fetchall()
     return found
 
 
 def _add(pool: dict[str, _Candidate], items: Sequence[RecallItem]) -> list[str]:
-    sources: list[str] = []
     for item in items:
         pool.setdefault(item.source, _Candidate(item))
-        if item.source not in sources:
-            sources.append(item.source)
-    return sources
+    return list(dict.fromkeys(item.source for item in items))
 
 
 def _topic_item(row: sqlite3.Row) -> RecallItem:
