@@ -82,8 +82,11 @@ def score(pairs: Sequence[Pair], kinds: Sequence[str]) -> Scores:
     return Scores(
         true_positives / predicted if predicted else 1.0,
         true_positives / actual if actual else 1.0,
-        true_positives, predicted, actual,
-        correct / len(pairs) if pairs else 1.0, len(pairs),
+        true_positives,
+        predicted,
+        actual,
+        correct / len(pairs) if pairs else 1.0,
+        len(pairs),
     )
 
 
@@ -124,8 +127,14 @@ def measure(spec: str) -> dict[str, object]:
     if embedder is not None:
         for threshold in SWEEP:
             result = score(tuned, classify(tuned, tuned_cos, threshold))
-            sweep.append({"threshold": threshold, "precision": result.precision,
-                          "recall": result.recall, "predicted": result.predicted})
+            sweep.append(
+                {
+                    "threshold": threshold,
+                    "precision": result.precision,
+                    "recall": result.recall,
+                    "predicted": result.predicted,
+                }
+            )
     points = {}
     for label, threshold in (("calibrated", calibrated), ("suggested", suggested)):
         if label == "suggested" and embedder is None:
@@ -145,45 +154,68 @@ def measure(spec: str) -> dict[str, object]:
         categories[pair.category] = [right + (pair.label == kind), total + 1]
     fresh_kinds = classify(FRESH_PAIRS, fresh_cosines, calibrated)
     errors = [
-        {"label": pair.label, "kind": kind, "cosine": cosine, "category": pair.category,
-         "candidate": pair.candidate, "stored": pair.stored, "held_out": pair.held_out}
+        {
+            "label": pair.label,
+            "kind": kind,
+            "cosine": cosine,
+            "category": pair.category,
+            "candidate": pair.candidate,
+            "stored": pair.stored,
+            "held_out": pair.held_out,
+        }
         for pair, kind, cosine in zip(
-            [*PAIRS, *FRESH_PAIRS], [*kinds, *fresh_kinds], [*cosines, *fresh_cosines],
+            [*PAIRS, *FRESH_PAIRS],
+            [*kinds, *fresh_kinds],
+            [*cosines, *fresh_cosines],
             strict=True,
         )
         if kind != pair.label and "duplicate" in (kind, pair.label)
     ]
     return {
-        "spec": spec, "embedder": name, "fallback": fallback, "load_s": load_s,
-        "embed_s": embed_s, "sweep": sweep, "points": points,
+        "spec": spec,
+        "embedder": name,
+        "fallback": fallback,
+        "load_s": load_s,
+        "embed_s": embed_s,
+        "sweep": sweep,
+        "points": points,
         "confusion": {f"{a}->{b}": n for (a, b), n in sorted(confusion.items())},
-        "categories": categories, "duplicate_errors": errors,
+        "categories": categories,
+        "duplicate_errors": errors,
     }
 
 
 def render(result: dict[str, object]) -> str:
     """The human-readable tables for one configuration."""
-    lines = [f"## {result['embedder']}" + (f"  (fallback: {result['fallback']})"
-                                             if result["fallback"] else "")]
+    lines = [
+        f"## {result['embedder']}"
+        + (f"  (fallback: {result['fallback']})" if result["fallback"] else "")
+    ]
     if result["spec"] != "none":
-        lines.append(f"load {result['load_s']:.1f} s, embedding {2 * len(PAIRS)} texts"
-                     f" {result['embed_s']:.1f} s")
+        lines.append(
+            f"load {result['load_s']:.1f} s, embedding {2 * len(PAIRS)} texts"
+            f" {result['embed_s']:.1f} s"
+        )
     sweep = result["sweep"]
     if sweep:
         lines += ["", "threshold sweep (tuned part): threshold  precision  recall  predicted"]
         for row in sweep:  # type: ignore[attr-defined]
             if row["threshold"] * 100 % 2 == 0 or row["threshold"] >= 0.80:
-                lines.append(f"  {row['threshold']:.2f}  {row['precision']:.3f}"
-                             f"  {row['recall']:.3f}  {row['predicted']}")
+                lines.append(
+                    f"  {row['threshold']:.2f}  {row['precision']:.3f}"
+                    f"  {row['recall']:.3f}  {row['predicted']}"
+                )
     lines += ["", "operating point     part       precision  recall  (tp/pred/actual)  accuracy"]
     for label, point in result["points"].items():  # type: ignore[attr-defined]
         threshold = point["threshold"]
         shown = "lexical" if threshold is None else f"{threshold:.2f}"
         for part in ("tuned", "held_out", "all", "fresh"):
             s: Scores = point[part]
-            lines.append(f"  {label:10} {shown:7} {part:9}  {s.precision:.3f}     {s.recall:.3f}"
-                         f"  ({s.true_positives}/{s.predicted}/{s.actual})"
-                         f"          {s.accuracy:.3f}")
+            lines.append(
+                f"  {label:10} {shown:7} {part:9}  {s.precision:.3f}     {s.recall:.3f}"
+                f"  ({s.true_positives}/{s.predicted}/{s.actual})"
+                f"          {s.accuracy:.3f}"
+            )
     lines += ["", "confusion (rows: label, columns: verdict; calibrated threshold, all pairs)"]
     confusion = result["confusion"]
     lines.append("  " + " " * 14 + "".join(f"{kind[:13]:>14}" for kind in LABELS))
@@ -198,30 +230,45 @@ def render(result: dict[str, object]) -> str:
         lines += ["", "duplicate errors (label -> verdict, cosine, H = held out or fresh)"]
         for error in errors:  # type: ignore[attr-defined]
             cosine = "-" if error["cosine"] is None else f"{error['cosine']:.3f}"
-            lines.append(f"  {error['label']} -> {error['kind']}  {cosine}"
-                         f"  {'H' if error['held_out'] else ' '}  {error['category']}:"
-                         f" {error['candidate']!r} / {error['stored']!r}")
+            lines.append(
+                f"  {error['label']} -> {error['kind']}  {cosine}"
+                f"  {'H' if error['held_out'] else ' '}  {error['category']}:"
+                f" {error['candidate']!r} / {error['stored']!r}"
+            )
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--embedder", action="append",
-                        help="embedder spec, repeatable; 'none' = lexical only"
-                             " (default: none, hashing and the default embedder)")
+    parser.add_argument(
+        "--embedder",
+        action="append",
+        help="embedder spec, repeatable; 'none' = lexical only"
+        " (default: none, hashing and the default embedder)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     specs = args.embedder or ["none", "hashing", DEFAULT_EMBEDDER]
     results = [measure(spec) for spec in specs]
     counts = Counter(pair.label for pair in PAIRS)
     if args.json:
-        print(json.dumps({"pairs": len(PAIRS), "labels": counts, "results": results},
-                         default=lambda value: value.__dict__ if hasattr(value, "__dict__")
-                         else {k: getattr(value, k) for k in value.__slots__}, indent=1))
+        print(
+            json.dumps(
+                {"pairs": len(PAIRS), "labels": counts, "results": results},
+                default=lambda value: (
+                    value.__dict__
+                    if hasattr(value, "__dict__")
+                    else {k: getattr(value, k) for k in value.__slots__}
+                ),
+                indent=1,
+            )
+        )
         return 0
     held = sum(pair.held_out for pair in PAIRS)
-    print(f"{len(PAIRS)} pairs ({', '.join(f'{n} {k}' for k, n in sorted(counts.items()))});"
-          f" {len(PAIRS) - held} tuned, {held} held out (every third pair)\n")
+    print(
+        f"{len(PAIRS)} pairs ({', '.join(f'{n} {k}' for k, n in sorted(counts.items()))});"
+        f" {len(PAIRS) - held} tuned, {held} held out (every third pair)\n"
+    )
     print("\n\n".join(render(result) for result in results))
     return 0
 

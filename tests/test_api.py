@@ -8,8 +8,22 @@ import memstrata
 from memstrata import errors
 from memstrata.gate import verdicts
 
-VERBS = ("recall", "search", "context", "remember", "get_topic", "list_topics", "topic_history",
-         "proposals", "proposal", "resolve_proposal", "status", "sync", "rebuild", "log")
+VERBS = (
+    "recall",
+    "search",
+    "context",
+    "remember",
+    "get_topic",
+    "list_topics",
+    "topic_history",
+    "proposals",
+    "proposal",
+    "resolve_proposal",
+    "status",
+    "sync",
+    "rebuild",
+    "log",
+)
 
 
 def test_all_is_sorted_and_every_name_exists():

@@ -23,8 +23,17 @@ LABELS = ("duplicate", "update", "contradiction", "unrelated")
 
 #: categories whose pairs differ in a number, date, name or negation: never a duplicate
 DETAIL_CHANGE_CATEGORIES = frozenset(
-    {"number", "date", "negation-over-time", "negation", "other-entity", "zh-number",
-     "zh-negation", "zh-other-entity", "cross-lingual-change"}
+    {
+        "number",
+        "date",
+        "negation-over-time",
+        "negation",
+        "other-entity",
+        "zh-number",
+        "zh-negation",
+        "zh-other-entity",
+        "cross-lingual-change",
+    }
 )
 
 
@@ -41,6 +50,7 @@ class Pair:
 
 
 # (category, language, label) → pairs (candidate, stored)
+# fmt: off
 _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
     ("synonym", "en", "duplicate", [
         ("Ann prefers oat milk in her coffee", "Ann likes oat milk in her coffee"),
@@ -472,6 +482,7 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("陈静以前在谷歌工作", "陈静在谷歌工作"),
     ]),
 ]
+# fmt: on
 
 
 def _build() -> list[Pair]:
@@ -489,6 +500,7 @@ PAIRS: list[Pair] = _build()
 
 # Written after the rules and thresholds were frozen and measured once, so they show how the
 # rules do on wording their author did not have in mind. Reported apart, never tuned on.
+# fmt: off
 _FRESH: list[tuple[str, str, str, list[tuple[str, str]]]] = [
     ("fresh", "en", "duplicate", [
         ("Hannah can't stand cilantro", "Hannah hates cilantro"),
@@ -587,6 +599,7 @@ _FRESH: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("备份服务器在法兰克福", "服务器在法兰克福"),
     ]),
 ]
+# fmt: on
 
 FRESH_PAIRS: list[Pair] = [
     Pair(candidate, stored, label, category, language, held_out=True)

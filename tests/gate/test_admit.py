@@ -207,7 +207,9 @@ def test_the_same_text_always_gets_the_same_id():
 
 def test_statements_are_sentences_of_the_body():
     assert statements_of("# Ann\nDesign lead. Likes jazz!\n- Plays cello") == [
-        "Design lead.", "Likes jazz!", "Plays cello",
+        "Design lead.",
+        "Likes jazz!",
+        "Plays cello",
     ]
 
 

@@ -279,6 +279,14 @@ def test_the_benchmark_prints_a_sweep_an_operating_point_and_a_confusion_matrix(
 
     out = capsys.readouterr().out
     assert exit_code == 0
-    for heading in ("## lexical only", "## hashing-256", "threshold sweep", "operating point",
-                    "held_out", "fresh", "confusion", "accuracy per category"):
+    for heading in (
+        "## lexical only",
+        "## hashing-256",
+        "threshold sweep",
+        "operating point",
+        "held_out",
+        "fresh",
+        "confusion",
+        "accuracy per category",
+    ):
         assert heading in out
