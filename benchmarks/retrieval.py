@@ -109,7 +109,7 @@ def _weights(text: str) -> TurnWeights:
     for part in filter(None, text.split(",")):
         key, _, value = part.partition("=")
         values[key.strip()] = float(value)
-    for whole in ("pool", "context", "feedback_turns"):
+    for whole in ("pool", "context", "feedback_turns", "expansion_terms"):
         if whole in values:
             values[whole] = int(values[whole])
     return TurnWeights(**values)  # type: ignore[arg-type]

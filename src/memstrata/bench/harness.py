@@ -11,7 +11,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -138,20 +138,7 @@ def run_benchmark(
         "corpora": len(corpora),
         "questions": questions,
         "embedder": embedder.name if embedder is not None else "none",
-        "weights": {
-            "lexical": weights.lexical,
-            "neighbour": weights.neighbour,
-            "semantic": weights.semantic,
-            "pool": weights.pool,
-            "session_decay": weights.session_decay,
-            "session": weights.session,
-            "session_rank": weights.session_rank,
-            "session_dense": weights.session_dense,
-            "feedback": weights.feedback,
-            "feedback_turns": weights.feedback_turns,
-            "temporal": weights.temporal,
-            "context": weights.context,
-        },
+        "weights": asdict(weights),
     }
     return report
 

@@ -6,8 +6,9 @@ I/O of opening stores and syncing the session documents; this module runs the ar
 1. semantic hits of the query over the turn vectors (lazily filled, exact or IVF);
 2. session-level BM25 and the time windows the query names;
 3. the hybrid turn ranking (:func:`~memstrata.recall.turns.rank_turns`);
-4. when sessions are wanted, the dense session arm's hits for a query moved toward the best
-   turns (:func:`~memstrata.recall.turns.feedback_query`), then
+4. when sessions are wanted, feedback from the best turns: the dense session arm's hits for a
+   query vector moved toward them (:func:`~memstrata.recall.turns.feedback_query`) and the
+   session BM25 extended by their words (:mod:`memstrata.recall.expansion`), then
    :func:`~memstrata.recall.turns.rank_sessions`.
 """
 
@@ -17,6 +18,7 @@ import sqlite3
 from datetime import datetime
 
 from memstrata.fts import query_terms
+from memstrata.recall.expansion import expanded_session_scores, expansion_terms
 from memstrata.recall.semantic import stored_vectors
 from memstrata.recall.sessions import score_sessions
 from memstrata.recall.temporal import find_time_windows
@@ -66,9 +68,14 @@ def rank_raw(
     )
     if not sessions:
         return turns, []
-    if cache is not None and semantic and weights.feedback and weights.feedback_turns:
-        top = [turn.source for turn in turns[: weights.feedback_turns]]
+    top = [turn.source for turn in turns[: weights.feedback_turns]]
+    if cache is not None and semantic and weights.feedback and top:
         rows = stored_vectors(index, "turn", cache.embedder.name, top)
         moved = feedback_query(query_vector, rows, weights.feedback)
         semantic = semantic_hits(vectors, moved, weights.pool)
+    if weights.expansion and top:
+        terms = expansion_terms(index, raw, query, top, weights.expansion_terms)
+        session_scores = expanded_session_scores(
+            index, session_scores, terms, weights.expansion, weights.pool
+        )
     return turns, rank_sessions(turns, weights, session_scores, semantic)

@@ -51,6 +51,10 @@ class TurnWeights:
     #: (Rocchio pseudo-relevance feedback): this much of it, from this many turns
     feedback: float = 0.5
     feedback_turns: int = 3
+    #: the session BM25 arm adds this share of a BM25 over words of those same best turns
+    #: (:mod:`memstrata.recall.expansion`), the heaviest this many
+    expansion: float = 0.3
+    expansion_terms: int = 10
     #: turns before a turn embedded with it (see :func:`~memstrata.recall.semantic.turn_passages`)
     context: int = 1
 
@@ -208,12 +212,13 @@ def rank_sessions(
 
     found(s) = Σ_i decay^i · score(turn_i) over the session's ranked turns, best first (a
     session whose several turns match outranks one lucky turn); bm25 is the session's own BM25
-    over its joined text; best(s) is the highest cosine of one of its turns with the query. The
-    dense arm matters where a session's evidence is one aside in a long conversation about
-    something else ("by the way, Uber Eats saved my weekend"): no word of the question is in it,
-    so neither BM25 sees it, but one turn of it means the same thing. ``Memory.rank_raw`` passes
-    the hits of a query moved toward the best turns (:func:`feedback_query`), which reach such
-    asides better than the question alone.
+    over its joined text (``Memory.rank_raw`` passes it extended by words of the best turns,
+    :mod:`memstrata.recall.expansion`); best(s) is the highest cosine of one of its turns with
+    the query. The dense arm matters where a session's evidence is one aside in a long
+    conversation about something else ("by the way, Uber Eats saved my weekend"): no word of the
+    question is in it, so neither BM25 sees it, but one turn of it means the same thing.
+    ``Memory.rank_raw`` passes the hits of a query moved toward the best turns
+    (:func:`feedback_query`), which reach such asides better than the question alone.
     """
     weights = weights or TurnWeights()
     by_session: dict[str, list[float]] = {}
