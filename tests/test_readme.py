@@ -51,6 +51,7 @@ def test_every_usage_and_agents_command_in_the_readme_runs(tmp_path: Path):
     )
     assert result.returncode == 0, result.stderr
     assert "cortado" in result.stdout
+    assert "[session] codex:" in result.stdout
     assert (home / "agent-memory" / "memory" / "topics" / "people" / "ann" / "summary.md").exists()
     settings = (home / ".claude" / "settings.json").read_text()
     assert "hook user-prompt" in settings and "hook session-start" in settings

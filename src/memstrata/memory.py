@@ -568,6 +568,24 @@ class Memory:
         hits = (self.raw.hit(turn.source, turn.score, turn.arms) for turn in ranked)
         return [hit for hit in hits if hit is not None]
 
+    def search_sessions(self, query: str, limit: int = 10) -> list[SearchHit]:
+        """Whole raw sessions (conversations) ranked for ``query``, best first, labelled raw.
+
+        Each hit's ``source`` is the session id, its ``time`` the session's start, its ``text``
+        the session's best-ranked turn (``extra["best_turn"]``; the first turn when the session
+        was found by its own BM25 or its vectors alone). The ranking is
+        :func:`memstrata.recall.turns.rank_sessions`, as the LongMemEval session-level benchmark
+        measures it."""
+        turns, sessions = self.rank_raw(query, SESSION_TURN_POOL)
+        best: dict[str, str] = {}
+        for turn in turns:
+            best.setdefault(turn.source.rpartition("#")[0], turn.source)
+        hits = (
+            self.raw.session_hit(session, round(score, 6), best.get(session))
+            for session, score in sessions[:limit]
+        )
+        return [hit for hit in hits if hit is not None]
+
     def rank_raw(
         self,
         query: str,
@@ -876,6 +894,8 @@ class Memory:
 MAX_QUERY_CHARS = 2_000
 #: reads re-scan topic files for hand edits at most this often (see Memory.refresh)
 TOPIC_SCAN_INTERVAL_S = 30.0
+#: turns ranked before sessions are: a session's found arm sums its turns among these
+SESSION_TURN_POOL = 300
 
 
 def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:

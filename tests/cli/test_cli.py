@@ -114,6 +114,24 @@ def test_ingest_reports_and_rebuild_recreates(ws: Path):
     assert any(hit["stratum"] == "raw" for hit in hits)
 
 
+def test_search_sessions_names_the_conversation_and_why(ws: Path):
+    from memstrata.demo import data_dir
+
+    base = ("--workspace", str(ws))
+    assert run(*base, "ingest", str(data_dir() / "transcripts")).returncode == 0
+    result = run(*base, "search", "--sessions", "billing load test staging", "-k", "1")
+    assert result.returncode == 0, result.stderr
+    header, best = result.stdout.splitlines()
+    assert header.startswith("[session] codex:") and "codex" in header
+    assert best.strip().startswith("codex:") and "#" in best
+    hits = json.loads(run(*base, "search", "--sessions", "oat milk", "--json").stdout)
+    assert hits[0]["source"].startswith("claude-code:")
+    assert "oat milk" in hits[0]["text"] and hits[0]["extra"]["best_turn"].startswith(
+        hits[0]["source"] + "#"
+    )
+    assert run(*base, "search", "--sessions", "?!").stdout.strip() == "no results"
+
+
 def test_every_read_command_prints_json(ws: Path):
     base = ("--workspace", str(ws))
     run(*base, "topic", "write", "people/ann", "--summary-file", "-", stdin="Ann.")

@@ -54,6 +54,24 @@ def test_the_server_offers_one_tool_per_memory_verb_and_the_rules_and_index(ws: 
     assert soul.contents[0].text == (ws / "prompt" / "SOUL.md").read_text()
 
 
+def test_search_with_sessions_names_the_conversation(ws: Path):
+    from memstrata.demo import data_dir
+
+    with Memory(ws) as memory:
+        memory.ingest([data_dir() / "transcripts"])
+
+    async def scenario():
+        async with stdio_client(ws) as client:
+            return await client.call_tool(
+                "search", {"query": "billing load test", "sessions": True, "limit": 1}
+            )
+
+    found = anyio.run(scenario).structured_content
+    [hit] = found["hits"]
+    assert hit["source"].startswith("codex:") and "#" not in hit["source"]
+    assert hit["stratum"] == "raw" and hit["text"]
+
+
 def test_remember_then_recall_and_context_find_it(ws: Path):
     async def scenario():
         async with stdio_client(ws) as client:

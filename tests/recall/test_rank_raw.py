@@ -52,3 +52,15 @@ def test_search_asks_for_turns_only(tmp_path):
 
     assert sessions == []
     assert turns and [hit.source for hit in hits] == [turn.source for turn in turns]
+
+
+def test_search_sessions_returns_each_conversation_with_its_best_turn(tmp_path):
+    with _memory(tmp_path) as memory:
+        hits = memory.search_sessions("food delivery", 2)
+        best = hits[0]
+        assert best.source == "recipes"
+        assert best.stratum == "raw" and best.time == WHEN
+        assert best.extra["best_turn"] == "recipes#0" and "food delivery" in best.text
+        assert best.extra["turns"] == "2"
+        assert len(hits) == 2
+        assert memory.search_sessions("!!!", 5) == []

@@ -18,14 +18,14 @@ from typing import Any
 from memstrata.bench.corpus import Corpus, Question, ranked_keys
 from memstrata.bench.fts5 import Fts5Baseline
 from memstrata.bench.metrics import Tally, locomo_scores, longmemeval_scores, percentile
-from memstrata.memory import Memory
+from memstrata.memory import SESSION_TURN_POOL, Memory
 from memstrata.providers.embedder import Embedder
 from memstrata.recall.turns import TurnWeights
 from memstrata.workspace.layout import init_workspace
 
 DEPTH = 20
-# memstrata ranks turns; sessions are ranked by their best turn, so look deeper for them.
-TURN_POOL = 300
+# Sessions are ranked over this many turns, as Memory.search_sessions does.
+TURN_POOL = SESSION_TURN_POOL
 
 Scorer = Callable[[list[str], set[str], str], dict[str, float]]
 

@@ -12,22 +12,42 @@ from memstrata.cli.output import echo_json, one_line
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", "-k", default=10, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--include-archived", is_flag=True, help="Include archived and superseded topics.")
+@click.option(
+    "--sessions",
+    is_flag=True,
+    help="Rank whole raw sessions (conversations) instead, each with its best turn.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def search(
-    ctx: click.Context, query: tuple[str, ...], limit: int, include_archived: bool, as_json: bool
+    ctx: click.Context,
+    query: tuple[str, ...],
+    limit: int,
+    include_archived: bool,
+    sessions: bool,
+    as_json: bool,
 ) -> None:
     """Search every stratum: wiki, journal and raw transcripts (labelled raw), with sources.
 
-    Example: memstrata search "flat white"
+    Example: memstrata search "flat white"   ·   memstrata search --sessions "the Lisbon trip"
     """
-    hits = open_memory(ctx).search(" ".join(query), limit, include_archived=include_archived)
+    memory = open_memory(ctx)
+    text = " ".join(query)
+    if sessions:
+        hits = memory.search_sessions(text, limit)
+    else:
+        hits = memory.search(text, limit, include_archived=include_archived)
     if as_json:
         echo_json(hits)
         return
     if not hits:
         click.echo("no results")
     for hit in hits:
+        if sessions:
+            title = f"  {hit.title}" if hit.title else ""
+            click.echo(f"[session] {hit.source}  {hit.time}  {hit.extra['harness']}{title}")
+            click.echo(f"    {hit.extra['best_turn']}: {one_line(hit.text, 80)}")
+            continue
         click.echo(f"[{hit.stratum}] {hit.source}  {hit.time}")
         click.echo(f"    {one_line(hit.text, 96)}")
 

@@ -140,6 +140,13 @@ class MemoryTools:
         include_archived: Annotated[
             bool, Field(description="Also archived and superseded topics.")
         ] = False,
+        sessions: Annotated[
+            bool,
+            Field(
+                description="Rank whole raw sessions (conversations) instead: each hit's source"
+                " is a session id, its text the session's best turn."
+            ),
+        ] = False,
         agent: Agent = None,
     ) -> ToolResult:
         """Search every stratum by keywords, raw session transcripts included.
@@ -149,12 +156,16 @@ class MemoryTools:
         with stratum (wiki, journal or raw), source (topic id, journal line, or session#turn),
         time, title and text. Raw hits are verbatim transcript turns: evidence, not settled
         knowledge. Each text is cut to 600 characters and the hits are packed within the recall
-        budget (6 KB by default); `trimmed` lists the sources left out.
+        budget (6 KB by default); `trimmed` lists the sources left out. With `sessions`, it
+        answers "which conversation was that?": sessions ranked by their turns, their own
+        BM25 and their vectors.
         """
         return self._run(
             lambda: _search_payload(
                 query,
-                self.memory.search(
+                self.memory.search_sessions(query, limit)
+                if sessions
+                else self.memory.search(
                     query, limit, include_raw=include_raw, include_archived=include_archived
                 ),
                 self.memory.config.budgets.recall_bytes,

@@ -224,6 +224,38 @@ class RawStore:
             extra={"agent": row["agent"], "harness": row["harness"], "arms": ",".join(arms)},
         )
 
+    def session_hit(
+        self, session_id: str, score: float, best_turn: str | None = None
+    ) -> SearchHit | None:
+        """The session ``session_id`` as a search hit labelled raw: its text is ``best_turn``'s
+        (``session#idx``, why it was found), else its first turn's; ``None`` if absent."""
+        row = self.db.execute(
+            "SELECT s.started, s.title, s.agent, s.harness, COUNT(t.id) AS turns FROM sessions s"
+            " LEFT JOIN turns t ON t.session_id = s.id WHERE s.id = ? GROUP BY s.id",
+            (session_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        _, _, index = (best_turn or "").rpartition("#")
+        text = self.db.execute(
+            "SELECT idx, text FROM turns WHERE session_id = ? ORDER BY idx != ?, idx LIMIT 1",
+            (session_id, int(index) if index.isdigit() else -1),
+        ).fetchone()
+        return SearchHit(
+            stratum="raw",
+            source=session_id,
+            text=text["text"] if text else "",
+            score=score,
+            time=row["started"],
+            title=row["title"],
+            extra={
+                "agent": row["agent"],
+                "harness": row["harness"],
+                "turns": str(row["turns"]),
+                "best_turn": f"{session_id}#{text['idx']}" if text else "",
+            },
+        )
+
     def sessions(self) -> list[Session]:
         rows = self.db.execute("SELECT * FROM sessions ORDER BY started, id").fetchall()
         return [
