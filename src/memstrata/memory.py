@@ -576,6 +576,8 @@ class Memory:
         was found by its own BM25 or its vectors alone). The ranking is
         :func:`memstrata.recall.turns.rank_sessions`, as the LongMemEval session-level benchmark
         measures it."""
+        if not self.workspace.raw_db.exists():
+            return []
         turns, sessions = self.rank_raw(query, SESSION_TURN_POOL)
         best: dict[str, str] = {}
         for turn in turns:
@@ -618,14 +620,17 @@ class Memory:
         """Refresh the session-level FTS documents when the raw store changed."""
         from memstrata.recall.sessions import sync_session_documents
 
-        if not self.workspace.raw_db.exists() or self.read_only:
+        if not self.workspace.raw_db.exists():
+            return
+        index = self.index  # opening it finds out whether the workspace is read-only
+        if self.read_only:
             return
         stamp = _stamp(str(self.workspace.raw_dir), ("sessions.db", "sessions.db-wal"))
-        if self.index.get_meta("raw_stamp") == stamp:
+        if index.get_meta("raw_stamp") == stamp:
             return
         with self.lock.held():
-            sync_session_documents(self.index, self.raw)
-            self.index.set_meta("raw_stamp", stamp)
+            sync_session_documents(index, self.raw)
+            index.set_meta("raw_stamp", stamp)
 
     # -- embeddings ----------------------------------------------------------------------------
 

@@ -196,3 +196,24 @@ def test_a_read_only_workspace_can_still_be_searched(ws: Path):
     result = run("--workspace", str(ws), "search", "cortado", readonly=ws)
     assert result.returncode == 0, result.stderr
     assert "people/ann" in result.stdout
+
+
+def test_a_read_only_workspace_can_still_rank_its_sessions(ws: Path):
+    from memstrata.demo import data_dir
+
+    if os.geteuid() != 0 or not can_mount_read_only(ws):
+        pytest.skip("needs root and mount namespaces to make a read-only workspace")
+    assert run("--workspace", str(ws), "ingest", str(data_dir() / "transcripts")).returncode == 0
+    result = run("--workspace", str(ws), "search", "--sessions", "oat milk", readonly=ws)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("[session] claude-code:")
+    result = run("--workspace", str(ws), "search", "oat milk", readonly=ws)
+    assert result.returncode == 0, result.stderr
+    assert "[raw] claude-code:" in result.stdout
+
+
+def test_sessions_of_a_workspace_without_transcripts_are_none(ws: Path):
+    result = run("--workspace", str(ws), "search", "--sessions", "cortado")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "no results"
+    assert not (ws / "raw" / "sessions.db").exists()

@@ -21,17 +21,15 @@ bigrams, too ambiguous out of context).
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from memstrata.fts import STOP_WORDS, match_expression, query_terms
+from memstrata.fts import STOP_WORDS, TOKENIZE, query_terms
 from memstrata.recall.fusion import normalise_scores
 from memstrata.recall.sessions import score_sessions
-
-#: words of the feedback turns considered (by how many turns hold them), before idf is looked up
-CANDIDATES = 40
 
 
 def expansion_terms(
@@ -42,32 +40,34 @@ def expansion_terms(
     count: int,
 ) -> list[str]:
     """The ``count`` words that best extend ``query``, drawn from the turns ``feedback``
-    (``session#idx`` sources, best first); the heaviest first, ties by the word."""
+    (``session#idx`` sources, best first); the heaviest first, ties by the word.
+
+    Words are compared by their FTS stem ("deliveries" is the question's "delivery"), and each
+    stem is looked up once in the session index's vocabulary; a word is returned as first
+    written in the feedback, so the expansion query stems it the same way."""
     if count <= 0 or not feedback:
         return []
-    asked = set(query_terms(query, drop_stop_words=False))
+    texts = [_candidate_words(text) for text in _turn_texts(raw, feedback)]
+    stems = _stems({word for words in texts for word in words} | set(query_terms(query, False)))
+    asked = {stems[word] for word in query_terms(query, False) if word in stems}
     holding: Counter[str] = Counter()
-    for text in _turn_texts(raw, feedback):
-        holding.update(
-            {
-                word
-                for word in query_terms(text, drop_stop_words=False)
-                if len(word) > 2 and word.replace("'", "").isalpha() and word not in STOP_WORDS
-            }
-            - asked
-        )
-    sessions = index.execute("SELECT count(*) FROM raw_sessions_fts").fetchone()[0]
-    weights: dict[str, float] = {}
-    for word, turns in sorted(holding.items(), key=lambda item: (-item[1], item[0]))[:CANDIDATES]:
-        expression = match_expression(word)
-        if expression is None:
-            continue
-        df = index.execute(
-            "SELECT count(*) FROM raw_sessions_fts WHERE raw_sessions_fts MATCH ?", (expression,)
-        ).fetchone()[0]
-        if df > turns:  # a word only the feedback holds can find nothing new
-            weights[word] = turns * math.log(sessions / df)
-    ranked = sorted((word for word in weights if weights[word] > 0), key=lambda w: (-weights[w], w))
+    surface: dict[str, str] = {}
+    for words in texts:
+        held = {stems[word] for word in words if word in stems} - asked
+        holding.update(held)
+        for word in words:
+            surface.setdefault(stems.get(word, ""), word)
+    sessions, frequency = _session_frequencies(index, sorted(holding))
+    weights = {
+        stem: turns * math.log(sessions / frequency[stem])
+        for stem, turns in holding.items()
+        # a word only the feedback holds can find nothing new
+        if frequency.get(stem, 0) > turns
+    }
+    ranked = sorted(
+        (surface[stem] for stem in weights if weights[stem] > 0),
+        key=lambda word: (-weights[stems[word]], word),
+    )
     return ranked[:count]
 
 
@@ -88,6 +88,47 @@ def expanded_session_scores(
         session: base.get(session, 0.0) + weight * more.get(session, 0.0)
         for session in sorted(set(base) | set(more))
     }
+
+
+def _candidate_words(text: str) -> list[str]:
+    """Alphabetic words of three characters or more, stop words left out, in order."""
+    return [
+        word
+        for word in query_terms(text, drop_stop_words=False)
+        if len(word) > 2 and word.replace("'", "").isalpha() and word not in STOP_WORDS
+    ]
+
+
+def _stems(words: set[str]) -> dict[str, str]:
+    """Each word's stem as the FTS tokenizer makes it (a throwaway in-memory table)."""
+    ordered = sorted(words)
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(f"CREATE VIRTUAL TABLE w USING fts5(word, tokenize='{TOKENIZE}')")
+        db.executemany("INSERT INTO w (rowid, word) VALUES (?, ?)", enumerate(ordered, 1))
+        db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(w, instance)")
+        # a word of several tokens ("domino's") goes by its first
+        rows = db.execute("SELECT doc, term FROM v WHERE offset = 0")
+        return {ordered[row - 1]: term for row, term in rows}
+    finally:
+        db.close()
+
+
+def _session_frequencies(
+    index: sqlite3.Connection, stems: Sequence[str]
+) -> tuple[int, dict[str, int]]:
+    """How many sessions the index holds, and how many of them hold each stem."""
+    index.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.raw_sessions_vocab"
+        " USING fts5vocab(main, raw_sessions_fts, row)"
+    )
+    sessions = index.execute("SELECT count(*) FROM raw_sessions_fts").fetchone()[0]
+    rows = index.execute(
+        "SELECT term, doc FROM temp.raw_sessions_vocab"
+        " WHERE term IN (SELECT value FROM json_each(?))",
+        (json.dumps(list(stems)),),
+    )
+    return sessions, {term: doc for term, doc in rows}
 
 
 def _turn_texts(raw: sqlite3.Connection, sources: Sequence[str]) -> list[str]:
