@@ -122,7 +122,8 @@ def _session_frequencies(
         "CREATE VIRTUAL TABLE IF NOT EXISTS temp.raw_sessions_vocab"
         " USING fts5vocab(main, raw_sessions_fts, row)"
     )
-    sessions = index.execute("SELECT count(*) FROM raw_sessions_fts").fetchone()[0]
+    # FTS5's own per-document table: counting the FTS table itself reads every document
+    sessions = index.execute("SELECT count(*) FROM raw_sessions_fts_docsize").fetchone()[0]
     rows = index.execute(
         "SELECT term, doc FROM temp.raw_sessions_vocab"
         " WHERE term IN (SELECT value FROM json_each(?))",
