@@ -21,8 +21,8 @@ Timed, per workspace, with the public API and the real CLI:
 - ``Memory.recall`` in process, warm, over varied real questions, the query embedding included
   (queries never come from the embedding cache), access and metric recording on, as by default;
 - a cold ``memstrata recall QUERY`` subprocess: wall time and its own peak RSS (``wait4``);
-- ``Memory.rank_raw`` (the ranking behind ``memstrata search`` over raw turns), where there are
-  turns;
+- ``Memory.search_raw`` (``memstrata search`` over raw turns) and ``Memory.search_sessions``
+  (``memstrata search --sessions``), where there are turns;
 - the full topic scan (``Memory.sync``) that reads repeat at most every 30 s.
 """
 
@@ -311,16 +311,20 @@ def time_recall(root: Path, queries: Sequence[str], embedder: Embedder) -> dict[
     }
 
 
-def time_raw_search(root: Path, queries: Sequence[str], embedder: Embedder) -> dict[str, Any]:
-    """``Memory.rank_raw`` (what ``memstrata search`` ranks raw turns with), warm."""
+def time_raw_search(
+    root: Path, queries: Sequence[str], embedder: Embedder, sessions: bool = False
+) -> dict[str, Any]:
+    """``Memory.search_raw`` (``memstrata search`` over raw turns), or with ``sessions``
+    ``Memory.search_sessions`` (``memstrata search --sessions``), warm, 10 hits."""
     with Memory(root, clock=lambda: NOW, embedder=embedder) as memory:
+        search = memory.search_sessions if sessions else memory.search_raw
         started = time.perf_counter()
-        memory.rank_raw("what did we decide", 10)
+        search("what did we decide", 10)
         first = time.perf_counter() - started
         seconds = []
         for query in queries:
             started = time.perf_counter()
-            memory.rank_raw(query, 10)
+            search(query, 10)
             seconds.append(time.perf_counter() - started)
     return {"first_ms": round(first * 1000, 1), **latency_summary(seconds)}
 
@@ -449,6 +453,7 @@ def run(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, Any]
         if recipe.turns:
             note(f"{recipe.name}: timing raw search")
             row["raw_search"] = time_raw_search(root, queries, embedder)
+            row["session_search"] = time_raw_search(root, queries, embedder, sessions=True)
         if args.cold_runs:
             note(f"{recipe.name}: {args.cold_runs} cold memstrata recall processes")
             row["cold_cli"] = time_cold_cli(root, queries[: args.cold_runs])
@@ -461,7 +466,7 @@ def render(result: dict[str, Any]) -> str:
     info = result["machine"]
     header = (
         "| workspace | index | recall p50 | p95 | max | CPU p50 | first | topic scan "
-        "| cold CLI median | max | peak RSS | raw search p50 | p95 |"
+        "| cold CLI median | max | peak RSS | raw search p50 | p95 | session search p50 | p95 |"
     )
     lines = [
         f"machine: {info['nproc']} × {info['cpu']}, Python {info['python']}, "
@@ -476,6 +481,7 @@ def render(result: dict[str, Any]) -> str:
         recall = row["recall"]
         cold = row.get("cold_cli", {})
         raw = row.get("raw_search", {})
+        by_session = row.get("session_search", {})
         what = f"{row['build']['topics']:,} topics, {row['build']['facts']:,} facts"
         if row["turns"]:
             what += f", {row['build']['raw_turns']:,} turns"
@@ -493,6 +499,8 @@ def render(result: dict[str, Any]) -> str:
             f"{cold['peak_rss_mb']} MB" if cold else "",
             f"{raw['p50_ms']} ms" if raw else "",
             f"{raw['p95_ms']} ms" if raw else "",
+            f"{by_session['p50_ms']} ms" if by_session else "",
+            f"{by_session['p95_ms']} ms" if by_session else "",
         ]
         lines.append("| " + " | ".join(cells) + " |")
     plain = [row for row in result["workspaces"] if not row["turns"]]
