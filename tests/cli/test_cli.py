@@ -130,6 +130,8 @@ def test_search_sessions_names_the_conversation_and_why(ws: Path):
         hits[0]["source"] + "#"
     )
     assert run(*base, "search", "--sessions", "?!").stdout.strip() == "no results"
+    mixed = run(*base, "search", "--sessions", "--include-archived", "oat milk")
+    assert mixed.returncode == 2 and "--include-archived is about topics" in mixed.stderr
 
 
 def test_every_read_command_prints_json(ws: Path):

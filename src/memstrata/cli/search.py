@@ -31,6 +31,8 @@ def search(
 
     Example: memstrata search "flat white"   ·   memstrata search --sessions "the Lisbon trip"
     """
+    if sessions and include_archived:
+        raise click.UsageError("--include-archived is about topics; --sessions ranks raw sessions")
     memory = open_memory(ctx)
     text = " ".join(query)
     if sessions:
