@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from memstrata.fts import match_expression, segment
 from memstrata.index.db import SESSION_SCHEMA, IndexDB
 from memstrata.raw.store import RawStore
+from memstrata.recall.lexical import best_matches, is_exact_cut, rowid_list
 from memstrata.sqlite import immediate
 
 
@@ -38,6 +39,17 @@ def score_sessions(db: sqlite3.Connection, query: str, limit: int) -> dict[str, 
     expression = match_expression(query)
     if expression is None or limit <= 0:
         return {}
+    # Rank inside FTS first: reading the session id of every match (an UNINDEXED column, so a
+    # read of the stored row) cost more than the ranking itself (20 vs 7 ms at 16k sessions).
+    ranks, cutoff = best_matches(db, "raw_sessions_fts", expression, 2 * limit)
+    found = db.execute(
+        "SELECT rowid, session_id FROM raw_sessions_fts"
+        " WHERE rowid IN (SELECT value FROM json_each(?))",
+        (rowid_list(ranks),),
+    ).fetchall()
+    best = sorted((ranks[rowid], session) for rowid, session in found)[:limit]
+    if is_exact_cut([rank for rank, _ in best], limit, cutoff):
+        return {session: -float(rank) for rank, session in best}
     rows = db.execute(
         "SELECT session_id, bm25(raw_sessions_fts) AS rank FROM raw_sessions_fts"
         " WHERE raw_sessions_fts MATCH ? ORDER BY rank, session_id LIMIT ?",
