@@ -36,15 +36,13 @@ from memstrata.fts import match_expression
 from memstrata.journal.parse import find_entities
 from memstrata.model import RecallItem
 from memstrata.recall.access import Access
-from memstrata.recall.lexical import best_matches, is_exact_cut, rowid_list
+from memstrata.recall.lexical import best_journal, best_topics
 from memstrata.recall.temporal import TimeWindow, find_time_windows
 
 RRF_K = 60
 ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 1.0, "entity": 0.6, "temporal": 0.4}
 POOL = 50
 STALE_DAYS = 90
-#: bm25 column weights of topics: title, summary, detail
-_TOPIC_WEIGHTS = ", 5.0, 2.0, 1.0"
 #: the columns recall reads from ``topics`` (never ``detail``: long, and never recalled)
 _TOPIC_COLUMNS = "t.id, t.namespace, t.title, t.summary, t.state, t.kind, t.observed, t.updated"
 #: ids per ``IN (...)`` list, under SQLite's default limit of bound parameters
@@ -140,64 +138,11 @@ def _lexical(
     expression = match_expression(query)
     if expression is None:
         return []
-    ranked = [(rank, _topic_item(row)) for rank, row in _lexical_topics(db, expression, states)]
-    ranked += [(rank, _journal_item(row)) for rank, row in _lexical_journal(db, expression)]
+    topics = best_topics(db, expression, states, POOL, _TOPIC_COLUMNS)
+    ranked = [(rank, _topic_item(row)) for rank, row in topics]
+    ranked += [(rank, _journal_item(row)) for rank, row in best_journal(db, expression, POOL)]
     ranked.sort(key=lambda pair: (pair[0], pair[1].source))
     return _add(pool, [item for _, item in ranked])
-
-
-def _lexical_topics(
-    db: sqlite3.Connection, expression: str, states: tuple[str, ...]
-) -> list[tuple[float, sqlite3.Row]]:
-    """The ``POOL`` best topics in the given states: ``(bm25, row)``, best first, ties by id."""
-    marks = ", ".join("?" * len(states))
-    ranks, cutoff = best_matches(db, "topics_fts", expression, 2 * POOL, _TOPIC_WEIGHTS)
-    rows = db.execute(
-        f"SELECT {_TOPIC_COLUMNS}, t.rowid AS fts_rowid FROM topics t"
-        f" WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.state IN ({marks})",
-        (rowid_list(ranks), *states),
-    )
-    best = sorted(((ranks[row["fts_rowid"]], row) for row in rows), key=_by_rank_and_id)[:POOL]
-    if is_exact_cut([rank for rank, _ in best], POOL, cutoff):
-        return best
-    # Too many of the best matches are archived (or tie at the cut): rank every match.
-    return [
-        (row["rank"], row)
-        for row in db.execute(
-            f"SELECT {_TOPIC_COLUMNS}, bm25(topics_fts{_TOPIC_WEIGHTS}) AS rank FROM topics_fts"
-            f" JOIN topics t ON t.rowid = topics_fts.rowid"
-            f" WHERE topics_fts MATCH ? AND t.state IN ({marks}) ORDER BY rank, t.id LIMIT ?",
-            (expression, *states, POOL),
-        )
-    ]
-
-
-def _lexical_journal(db: sqlite3.Connection, expression: str) -> list[tuple[float, sqlite3.Row]]:
-    """The ``POOL`` best journal entries: ``(bm25, row)``, best first, ties by source and line."""
-    ranks, cutoff = best_matches(db, "journal_fts", expression, 2 * POOL)
-    rows = db.execute(
-        "SELECT *, rowid AS fts_rowid FROM journal WHERE rowid IN (SELECT value FROM json_each(?))",
-        (rowid_list(ranks),),
-    )
-    best = sorted(
-        ((ranks[row["fts_rowid"]], row) for row in rows),
-        key=lambda pair: (pair[0], pair[1]["source"], pair[1]["line"]),
-    )[:POOL]
-    if is_exact_cut([rank for rank, _ in best], POOL, cutoff):
-        return best
-    return [
-        (row["rank"], row)
-        for row in db.execute(
-            "SELECT j.*, bm25(journal_fts) AS rank FROM journal_fts"
-            " JOIN journal j ON j.rowid = journal_fts.rowid"
-            " WHERE journal_fts MATCH ? ORDER BY rank, j.source, j.line LIMIT ?",
-            (expression, POOL),
-        )
-    ]
-
-
-def _by_rank_and_id(pair: tuple[float, sqlite3.Row]) -> tuple[float, str]:
-    return pair[0], pair[1]["id"]
 
 
 def _entity(

@@ -7,12 +7,12 @@ import sqlite3
 from collections.abc import Sequence
 
 from memstrata.fts import match_expression
-from memstrata.model import SearchHit
+from memstrata.model import TOPIC_STATES, SearchHit
 
 LIVE_STATES = ("active", "conflict")
 
 # bm25 column weights: a hit in the title counts most, then the summary, then the detail.
-_TOPIC_WEIGHTS = "5.0, 2.0, 1.0"
+_TOPIC_WEIGHTS = ", 5.0, 2.0, 1.0"
 
 
 def search_topics(
@@ -22,28 +22,19 @@ def search_topics(
     expression = match_expression(query)
     if expression is None or limit <= 0:
         return []
-    states = "" if include_archived else f"AND t.state IN {LIVE_STATES!r}"
-    rows = db.execute(
-        f"""
-        SELECT t.id, t.title, t.summary, t.state, t.updated,
-               bm25(topics_fts, {_TOPIC_WEIGHTS}) AS rank
-        FROM topics_fts JOIN topics t ON t.rowid = topics_fts.rowid
-        WHERE topics_fts MATCH ? {states}
-        ORDER BY rank, t.id LIMIT ?
-        """,
-        (expression, limit),
-    ).fetchall()
+    states = TOPIC_STATES if include_archived else LIVE_STATES
+    columns = "t.id, t.title, t.summary, t.state, t.updated"
     return [
         SearchHit(
             stratum="wiki",
             source=row["id"],
             text=row["summary"],
-            score=-float(row["rank"]),
+            score=-float(rank),
             time=row["updated"],
             title=row["title"],
             extra={"state": row["state"]},
         )
-        for row in rows
+        for rank, row in best_topics(db, expression, states, limit, columns)
     ]
 
 
@@ -52,18 +43,8 @@ def search_journal(db: sqlite3.Connection, query: str, limit: int) -> list[Searc
     expression = match_expression(query)
     if expression is None or limit <= 0:
         return []
-    rows = db.execute(
-        """
-        SELECT j.source, j.line, j.day, j.text, j.fact_kind, j.confidence,
-               bm25(journal_fts) AS rank
-        FROM journal_fts JOIN journal j ON j.rowid = journal_fts.rowid
-        WHERE journal_fts MATCH ?
-        ORDER BY rank, j.source, j.line LIMIT ?
-        """,
-        (expression, limit),
-    ).fetchall()
     hits = []
-    for row in rows:
+    for rank, row in best_journal(db, expression, limit):
         extra = {"day": row["day"]}
         if row["fact_kind"]:
             extra["kind"] = row["fact_kind"]
@@ -74,12 +55,72 @@ def search_journal(db: sqlite3.Connection, query: str, limit: int) -> list[Searc
                 stratum="journal",
                 source=f"{row['source']}#L{row['line']}",
                 text=row["text"],
-                score=-float(row["rank"]),
+                score=-float(rank),
                 time=row["day"],
                 extra=extra,
             )
         )
     return hits
+
+
+def best_topics(
+    db: sqlite3.Connection,
+    expression: str,
+    states: Sequence[str],
+    limit: int,
+    columns: str,
+) -> list[tuple[float, sqlite3.Row]]:
+    """The ``limit`` best topics in ``states`` for the FTS ``expression``: ``(bm25, row)``
+    with ``columns`` of ``topics t``, best first, ties by id."""
+    marks = ", ".join("?" * len(states))
+    ranks, cutoff = best_matches(db, "topics_fts", expression, 2 * limit, _TOPIC_WEIGHTS)
+    rows = db.execute(
+        f"SELECT {columns}, t.rowid AS fts_rowid FROM topics t"
+        f" WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.state IN ({marks})",
+        (rowid_list(ranks), *states),
+    )
+    best = sorted(
+        ((ranks[row["fts_rowid"]], row) for row in rows), key=lambda pair: (pair[0], pair[1]["id"])
+    )[:limit]
+    if is_exact_cut([rank for rank, _ in best], limit, cutoff):
+        return best
+    # Too many of the best matches are in other states (or tie at the cut): rank every match.
+    return [
+        (row["rank"], row)
+        for row in db.execute(
+            f"SELECT {columns}, bm25(topics_fts{_TOPIC_WEIGHTS}) AS rank FROM topics_fts"
+            f" JOIN topics t ON t.rowid = topics_fts.rowid"
+            f" WHERE topics_fts MATCH ? AND t.state IN ({marks}) ORDER BY rank, t.id LIMIT ?",
+            (expression, *states, limit),
+        )
+    ]
+
+
+def best_journal(
+    db: sqlite3.Connection, expression: str, limit: int
+) -> list[tuple[float, sqlite3.Row]]:
+    """The ``limit`` best journal entries for the FTS ``expression``: ``(bm25, row)``, best
+    first, ties by source and line."""
+    ranks, cutoff = best_matches(db, "journal_fts", expression, 2 * limit)
+    rows = db.execute(
+        "SELECT *, rowid AS fts_rowid FROM journal WHERE rowid IN (SELECT value FROM json_each(?))",
+        (rowid_list(ranks),),
+    )
+    best = sorted(
+        ((ranks[row["fts_rowid"]], row) for row in rows),
+        key=lambda pair: (pair[0], pair[1]["source"], pair[1]["line"]),
+    )[:limit]
+    if is_exact_cut([rank for rank, _ in best], limit, cutoff):
+        return best
+    return [
+        (row["rank"], row)
+        for row in db.execute(
+            "SELECT j.*, bm25(journal_fts) AS rank FROM journal_fts"
+            " JOIN journal j ON j.rowid = journal_fts.rowid"
+            " WHERE journal_fts MATCH ? ORDER BY rank, j.source, j.line LIMIT ?",
+            (expression, limit),
+        )
+    ]
 
 
 def best_matches(
