@@ -21,8 +21,9 @@ Timed, per workspace, with the public API and the real CLI:
 - ``Memory.recall`` in process, warm, over varied real questions, the query embedding included
   (queries never come from the embedding cache), access and metric recording on, as by default;
 - a cold ``memstrata recall QUERY`` subprocess: wall time and its own peak RSS (``wait4``);
-- ``Memory.search_raw`` (``memstrata search`` over raw turns) and ``Memory.search_sessions``
-  (``memstrata search --sessions``), where there are turns;
+- ``Memory.search`` (``memstrata search``: wiki, journal and raw), and, where there are turns,
+  ``Memory.search_raw`` (its raw-turn part) and ``Memory.search_sessions``
+  (``memstrata search --sessions``);
 - the full topic scan (``Memory.sync``) that reads repeat at most every 30 s.
 """
 
@@ -311,13 +312,13 @@ def time_recall(root: Path, queries: Sequence[str], embedder: Embedder) -> dict[
     }
 
 
-def time_raw_search(
-    root: Path, queries: Sequence[str], embedder: Embedder, sessions: bool = False
+def time_search(
+    root: Path, queries: Sequence[str], embedder: Embedder, what: str = "search"
 ) -> dict[str, Any]:
-    """``Memory.search_raw`` (``memstrata search`` over raw turns), or with ``sessions``
-    ``Memory.search_sessions`` (``memstrata search --sessions``), warm, 10 hits."""
+    """``Memory.search`` (``memstrata search``), ``search_raw`` (its raw-turn part) or
+    ``search_sessions`` (``memstrata search --sessions``), warm, 10 hits."""
     with Memory(root, clock=lambda: NOW, embedder=embedder) as memory:
-        search = memory.search_sessions if sessions else memory.search_raw
+        search = getattr(memory, what)
         started = time.perf_counter()
         search("what did we decide", 10)
         first = time.perf_counter() - started
@@ -450,10 +451,11 @@ def run(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, Any]
             "load": load(),
         }
         row["recall"] = time_recall(root, queries, embedder)
+        note(f"{recipe.name}: timing search")
+        row["search"] = time_search(root, queries, embedder)
         if recipe.turns:
-            note(f"{recipe.name}: timing raw search")
-            row["raw_search"] = time_raw_search(root, queries, embedder)
-            row["session_search"] = time_raw_search(root, queries, embedder, sessions=True)
+            row["raw_search"] = time_search(root, queries, embedder, "search_raw")
+            row["session_search"] = time_search(root, queries, embedder, "search_sessions")
         if args.cold_runs:
             note(f"{recipe.name}: {args.cold_runs} cold memstrata recall processes")
             row["cold_cli"] = time_cold_cli(root, queries[: args.cold_runs])
@@ -466,7 +468,8 @@ def render(result: dict[str, Any]) -> str:
     info = result["machine"]
     header = (
         "| workspace | index | recall p50 | p95 | max | CPU p50 | first | topic scan "
-        "| cold CLI median | max | peak RSS | raw search p50 | p95 | session search p50 | p95 |"
+        "| cold CLI median | max | peak RSS | search p50 | p95 | raw search p50 | p95 "
+        "| session search p50 | p95 |"
     )
     lines = [
         f"machine: {info['nproc']} × {info['cpu']}, Python {info['python']}, "
@@ -480,6 +483,7 @@ def render(result: dict[str, Any]) -> str:
     for row in result["workspaces"]:
         recall = row["recall"]
         cold = row.get("cold_cli", {})
+        search = row.get("search", {})
         raw = row.get("raw_search", {})
         by_session = row.get("session_search", {})
         what = f"{row['build']['topics']:,} topics, {row['build']['facts']:,} facts"
@@ -497,6 +501,8 @@ def render(result: dict[str, Any]) -> str:
             f"{cold['wall_ms_median']} ms" if cold else "",
             f"{cold['wall_ms_max']} ms" if cold else "",
             f"{cold['peak_rss_mb']} MB" if cold else "",
+            f"{search['p50_ms']} ms" if search else "",
+            f"{search['p95_ms']} ms" if search else "",
             f"{raw['p50_ms']} ms" if raw else "",
             f"{raw['p95_ms']} ms" if raw else "",
             f"{by_session['p50_ms']} ms" if by_session else "",
