@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
 from memstrata.fts import match_expression
 from memstrata.model import TOPIC_STATES, SearchHit
 
 LIVE_STATES = ("active", "conflict")
+
+T = TypeVar("T")
 
 # bm25 column weights: a hit in the title counts most, then the summary, then the detail.
 _TOPIC_WEIGHTS = ", 5.0, 2.0, 1.0"
@@ -79,10 +82,8 @@ def best_topics(
         f" WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.state IN ({marks})",
         (rowid_list(ranks), *states),
     )
-    best = sorted(
-        ((ranks[row["fts_rowid"]], row) for row in rows), key=lambda pair: (pair[0], pair[1]["id"])
-    )[:limit]
-    if is_exact_cut([rank for rank, _ in best], limit, cutoff):
+    best = exact_top(((ranks[row["fts_rowid"]], row["id"], row) for row in rows), limit, cutoff)
+    if best is not None:
         return best
     # Too many of the best matches are in other states (or tie at the cut): rank every match.
     return [
@@ -106,11 +107,12 @@ def best_journal(
         "SELECT *, rowid AS fts_rowid FROM journal WHERE rowid IN (SELECT value FROM json_each(?))",
         (rowid_list(ranks),),
     )
-    best = sorted(
-        ((ranks[row["fts_rowid"]], row) for row in rows),
-        key=lambda pair: (pair[0], pair[1]["source"], pair[1]["line"]),
-    )[:limit]
-    if is_exact_cut([rank for rank, _ in best], limit, cutoff):
+    best = exact_top(
+        ((ranks[row["fts_rowid"]], (row["source"], row["line"]), row) for row in rows),
+        limit,
+        cutoff,
+    )
+    if best is not None:
         return best
     return [
         (row["rank"], row)
@@ -140,6 +142,19 @@ def best_matches(
     ).fetchall()
     cutoff = rows[-1][1] if len(rows) == limit else None
     return {rowid: rank for rowid, rank in rows}, cutoff
+
+
+def exact_top(
+    candidates: Iterable[tuple[float, Any, T]], limit: int, cutoff: float | None
+) -> list[tuple[float, T]] | None:
+    """The ``limit`` best ``(bm25, tie, item)`` candidates — rows of :func:`best_matches` that
+    passed the caller's filters — as ``(bm25, item)``, ranked by bm25 then ``tie``; ``None``
+    when they may not be the best of all matches (:func:`is_exact_cut`), so the caller must
+    rank every match instead."""
+    best = sorted(candidates, key=lambda candidate: (candidate[0], candidate[1]))[:limit]
+    if not is_exact_cut([rank for rank, _, _ in best], limit, cutoff):
+        return None
+    return [(rank, item) for rank, _, item in best]
 
 
 def is_exact_cut(kept: Sequence[float], wanted: int, cutoff: float | None) -> bool:
@@ -174,9 +189,11 @@ def score_turns(
         f" WHERE t.id IN (SELECT value FROM json_each(?)) {bounds}",
         (rowid_list(ranks), *params),
     ).fetchall()
-    best = sorted(found, key=lambda row: (ranks[row[2]], row[2]))[:limit]
-    if is_exact_cut([ranks[row[2]] for row in best], limit, cutoff):
-        return {f"{row[0]}#{row[1]}": -float(ranks[row[2]]) for row in best}
+    best = exact_top(
+        ((ranks[row[2]], row[2], f"{row[0]}#{row[1]}") for row in found), limit, cutoff
+    )
+    if best is not None:
+        return {source: -float(rank) for rank, source in best}
     rows = db.execute(
         f"""
         SELECT t.session_id, t.idx, bm25(turns_fts) AS rank

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from memstrata.fts import match_expression, segment
 from memstrata.index.db import SESSION_SCHEMA, IndexDB
 from memstrata.raw.store import RawStore
-from memstrata.recall.lexical import best_matches, is_exact_cut, rowid_list
+from memstrata.recall.lexical import best_matches, exact_top, rowid_list
 from memstrata.sqlite import immediate
 
 
@@ -47,8 +47,8 @@ def score_sessions(db: sqlite3.Connection, query: str, limit: int) -> dict[str, 
         " WHERE rowid IN (SELECT value FROM json_each(?))",
         (rowid_list(ranks),),
     ).fetchall()
-    best = sorted((ranks[rowid], session) for rowid, session in found)[:limit]
-    if is_exact_cut([rank for rank, _ in best], limit, cutoff):
+    best = exact_top(((ranks[rowid], session, session) for rowid, session in found), limit, cutoff)
+    if best is not None:
         return {session: -float(rank) for rank, session in best}
     rows = db.execute(
         "SELECT session_id, bm25(raw_sessions_fts) AS rank FROM raw_sessions_fts"
