@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from memstrata import Memory
+from memstrata.bench.machine import cpu_name, load_average
 from memstrata.bench.metrics import percentile
 from memstrata.bench.topic_files import write_topic_files
 from memstrata.model import TopicMeta
@@ -616,34 +617,22 @@ def machine() -> dict[str, str]:
             len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
         )
     }
-    cpu = platform.processor() or platform.machine()
     memory = ""
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemTotal:"):
                 memory = f"{int(line.split()[1]) / 2**20:.1f} GiB"
                 break
     except OSError:
         pass
-    info["cpu"] = cpu
+    info["cpu"] = cpu_name()
     if memory:
         info["memory"] = memory
     info["os"] = f"{platform.system()} {platform.release()}"
     info["python"] = platform.python_version()
     info["sqlite"] = sqlite3.sqlite_version
-    info["load 1/5/15 min"] = load_average()
+    info["load 1/5/15 min"] = load_average("/", 1)
     return info
-
-
-def load_average() -> str:
-    """The 1/5/15-minute load average: how busy the machine was besides this benchmark."""
-    if not hasattr(os, "getloadavg"):
-        return "unknown"
-    return "/".join(f"{load:.1f}" for load in os.getloadavg())
 
 
 def render_table(rows: list[Row]) -> str:
@@ -671,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
     started, cpu_started = time.perf_counter(), time.process_time()
     rows = run(MODES[mode], args.workdir, note)
     total, cpu = time.perf_counter() - started, time.process_time() - cpu_started
-    info["load 1/5/15 min"] += f" at start, {load_average()} at end"
+    info["load 1/5/15 min"] += f" at start, {load_average('/', 1)} at end"
     if args.json:
         result = {
             "mode": mode,

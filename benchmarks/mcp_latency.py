@@ -34,6 +34,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from memstrata import Memory
+from memstrata.bench.machine import cpu_name, load_average
 from memstrata.bench.metrics import latency_summary
 from memstrata.bench.topic_files import write_topic_files
 from memstrata.model import TopicMeta
@@ -146,21 +147,12 @@ def time_library(workspace: Path, queries: list[str]) -> tuple[dict[str, float],
 
 
 def machine() -> dict[str, str]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     return {
         "nproc": str(os.cpu_count()),
-        "cpu": cpu,
+        "cpu": cpu_name(),
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
-        "load": load,
+        "load": load_average(),
     }
 
 

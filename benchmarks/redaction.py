@@ -23,6 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from memstrata.bench.machine import cpu_name
+
 REPO = Path(__file__).resolve().parents[1]
 MB = 1_000_000
 
@@ -109,14 +111,7 @@ def _throughput(redact: Any, cases: Any, repeats: int) -> dict[str, float]:
 
 
 def _machine() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version()}
+    return {"nproc": os.cpu_count(), "cpu": cpu_name(), "python": platform.python_version()}
 
 
 def _render(result: dict[str, Any]) -> str:

@@ -49,6 +49,7 @@ from typing import Any
 from memstrata import Memory
 from memstrata.bench.locomo import load_locomo
 from memstrata.bench.longmemeval import load_longmemeval
+from memstrata.bench.machine import cpu_name, load_average
 from memstrata.bench.metrics import latency_summary, percentile
 from memstrata.bench.topic_files import write_topic_files
 from memstrata.clock import to_iso
@@ -392,24 +393,16 @@ def raw_mb(root: Path) -> float:
 
 
 def machine() -> dict[str, str]:
-    cpu = platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return {
         "nproc": str(os.cpu_count()),
-        "cpu": cpu,
+        "cpu": cpu_name(),
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
     }
 
 
 def load() -> str:
-    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    return load_average()
 
 
 # -- the run -----------------------------------------------------------------------------------
