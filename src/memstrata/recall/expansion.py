@@ -48,8 +48,9 @@ def expansion_terms(
     if count <= 0 or not feedback:
         return []
     texts = [_candidate_words(text) for text in _turn_texts(raw, feedback)]
-    stems = _stems({word for words in texts for word in words} | set(query_terms(query, False)))
-    asked = {stems[word] for word in query_terms(query, False) if word in stems}
+    question = query_terms(query, drop_stop_words=False)
+    stems = _stems({word for words in texts for word in words} | set(question))
+    asked = {stems[word] for word in question if word in stems}
     holding: Counter[str] = Counter()
     surface: dict[str, str] = {}
     for words in texts:
