@@ -48,8 +48,9 @@ def test_since_and_until_filter_by_time(demo: Memory):
     assert early and all(item.time[:10] <= "2025-11-25" for item in early)
 
 
-def test_a_time_phrase_in_the_query_boosts_items_inside_it(demo: Memory):
-    items = demo.recall("what happened on 2025-11-25 with Ann", k=5).items
+@pytest.mark.parametrize("day", ["2025-11-25", "November 25th", "25 November 2025"])
+def test_a_time_phrase_in_the_query_boosts_items_inside_it(demo: Memory, day: str):
+    items = demo.recall(f"what happened on {day} with Ann", k=5).items
     assert items[0].time.startswith("2025-11-25")
     assert "temporal" in items[0].arms
 

@@ -5,8 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memstrata.recall.temporal import find_time_windows, parse_since
+
+# Words and numbers the parser reacts to, to be shuffled into any order.
+TIME_WORDS = (
+    "last this past in on the of day before yesterday today night morning tonight winter summer "
+    "fall spring Christmas Eve Easter Valentine's New Year's Thanksgiving May March Feb. 0 1 3rd "
+    "29 31 0000 0001 1899 2024 9999 , ago weeks two a few"
+).split()
 
 NOW = datetime(2025, 11, 27, 10, 0, tzinfo=UTC)  # a Thursday
 
@@ -73,3 +82,80 @@ def test_since_accepts_dates_and_phrases():
 @pytest.mark.parametrize("value", ["", "soon", "30x", "2025-13"])
 def test_unparseable_since_values_give_none(value):
     assert parse_since(value, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what did we ship on March 3rd", "2025-03-03", "2025-03-04"),
+        ("the call on 3 March", "2025-03-03", "2025-03-04"),
+        ("notes from the 14th of February 2024", "2024-02-14", "2024-02-15"),
+        ("what painting did she show on October 13, 2023", "2023-10-13", "2023-10-14"),
+        ("the picture shared on December 1,2023", "2023-12-01", "2023-12-02"),
+        ("on Nov. 3", "2025-11-03", "2025-11-04"),
+        ("where did I fly on Valentine's day", "2025-02-14", "2025-02-15"),
+        ("what we cooked for Christmas", "2024-12-25", "2024-12-26"),
+        ("gifts for Christmas Eve 2023", "2023-12-24", "2023-12-25"),
+        ("the party on New Year's Eve", "2024-12-31", "2025-01-01"),
+        ("the hike at Easter", "2025-04-20", "2025-04-21"),
+        ("brunch on Mother's Day", "2025-05-11", "2025-05-12"),
+        ("the fireworks on the fourth of July", "2025-07-04", "2025-07-05"),
+        ("the costume for Halloween", "2025-10-31", "2025-11-01"),
+        ("where we went last summer", "2025-06-01", "2025-09-01"),
+        ("the trip in summer 2021", "2021-06-01", "2021-09-01"),
+        ("skiing in winter 2024", "2023-12-01", "2024-03-01"),
+        ("what I read last night", "2025-11-26T18", "2025-11-27T06"),
+        ("the meeting this morning", "2025-11-27T00", "2025-11-27T12"),
+        ("the call yesterday afternoon", "2025-11-26T12", "2025-11-26T18"),
+        ("what I ate the day before yesterday", "2025-11-25", "2025-11-26"),
+    ],
+)
+def test_named_days_seasons_and_parts_of_a_day_are_windows(query, start, end):
+    (window,) = find_time_windows(query, NOW)
+
+    assert window.start_iso.startswith(start)
+    assert window.end_iso.startswith(end)
+
+
+def test_a_day_without_a_year_is_its_latest_occurrence_by_now():
+    # NOW is Thanksgiving 2025 (27 November): today counts, "last" means the one before.
+    (today,) = find_time_windows("dinner on Thanksgiving", NOW)
+    (before,) = find_time_windows("dinner last Thanksgiving", NOW)
+    (leap,) = find_time_windows("what happened on February 29", NOW)
+
+    assert today.start_iso[:10] == "2025-11-27"
+    assert before.start_iso[:10] == "2024-11-28"
+    assert leap.start_iso[:10] == "2024-02-29"
+
+
+def test_last_before_a_season_under_way_means_the_one_before_it():
+    in_winter = datetime(2026, 1, 15, tzinfo=UTC)
+
+    (this,) = find_time_windows("this winter", in_winter)
+    (last,) = find_time_windows("last winter", in_winter)
+
+    assert (this.start_iso[:10], this.end_iso[:10]) == ("2025-12-01", "2026-03-01")
+    assert (last.start_iso[:10], last.end_iso[:10]) == ("2024-12-01", "2025-03-01")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["I had a fall", "spring cleaning tips", "a spring in the mattress", "you may 2 things"],
+)
+def test_words_that_only_look_like_times_are_not_windows(query):
+    assert find_time_windows(query, NOW) == []
+
+
+def test_a_named_day_is_one_window_not_a_month_and_a_year():
+    windows = find_time_windows("where was John between August 11 and August 15 2023", NOW)
+
+    assert [(w.start_iso[:10], w.phrase) for w in windows] == [
+        ("2025-08-11", "August 11"),
+        ("2023-08-15", "August 15 2023"),
+    ]
+
+
+@given(st.lists(st.sampled_from(TIME_WORDS), max_size=12).map(" ".join))
+def test_any_run_of_time_words_parses_without_error(query):
+    for window in find_time_windows(query, NOW):
+        assert window.start < window.end

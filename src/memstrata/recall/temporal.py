@@ -9,7 +9,18 @@ Everything is relative to an injected ``now`` (never the wall clock). Understood
 * ``in the last|past N days|weeks|months|years``, ``in the past few weeks|months``;
 * month names with or without a year: ``in November 2025``, ``November``, ``Nov 2025``
   (a bare month is its latest occurrence not after ``now``);
-* weekdays: ``last Saturday``, ``on Tuesday`` (the latest such day before ``now``).
+* weekdays: ``last Saturday``, ``on Tuesday`` (the latest such day before ``now``);
+* days of a month: ``March 3rd``, ``3 March``, ``the 14th of February 2025``;
+* holidays: ``Valentine's Day``, ``Christmas (Eve)``, ``New Year's (Eve)``, ``Halloween``,
+  ``Easter``, ``Thanksgiving`` and other US days by rule, ``Christmas 2024``;
+* seasons (northern, meteorological): ``last summer``, ``in the spring``, ``winter 2024``
+  (December 2023 to February 2024: a winter is named by the year of its January);
+* parts of a day: ``last night``, ``this morning``, ``yesterday afternoon``, ``tonight``, ``the
+  day before yesterday``.
+
+A day, holiday or season without a year is its latest occurrence that has begun by ``now``
+(``last`` before a season that is under way means the one before it). Times are UTC, like
+every time memstrata stores.
 
 A window found in a query filters nothing by itself: recall boosts items inside it (the
 question "what did I buy last week?" should still see a purchase logged nine days ago).
@@ -18,8 +29,9 @@ question "what did I buy last week?" should still see a purchase logged nine day
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from memstrata.clock import to_iso
 
@@ -47,6 +59,9 @@ _NUMBER = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
 _UNIT = r"(hour|day|week|month|year)s?"
 _MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 
+# A bare four-digit number is a year only in this range ("1234 items" is not); a holiday or
+# season needs a year at least this late.
+_PLAUSIBLE_YEARS = (1900, 2200)
 _COMPACT = re.compile(r"^\s*(\d+)\s*([hdwmy])\s*$", re.IGNORECASE)
 _ISO = re.compile(r"\b(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?\b")
 _AGO = re.compile(rf"\b(?:a\s+)?{_NUMBER}\s+(?:of\s+)?{_UNIT}\s+ago\b", re.IGNORECASE)
@@ -54,6 +69,81 @@ _LAST_N = re.compile(rf"\b(?:last|past)\s+{_NUMBER}\s+{_UNIT}\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(today|yesterday|(this|last|past)\s+(week|month|year|weekend))\b", re.I)
 _MONTH_YEAR = re.compile(rf"\b{_MONTH}(?:\s+(?:of\s+)?(\d{{4}}))?\b", re.IGNORECASE)
 _WEEKDAY = re.compile(r"\b(last|on|this|past)\s+(" + "|".join(_WEEKDAYS) + r")\b", re.IGNORECASE)
+_YEAR = r"(?:(?:,\s*|\s+)(?:of\s+)?(\d{4})(?!\d))?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b{_YEAR}", re.IGNORECASE)
+_DAY_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z]){_YEAR}", re.IGNORECASE)
+_DAY_PART = re.compile(
+    r"\b(?:(?:the\s+)?day\s+before\s+yesterday|last\s+night|tonight"
+    r"|(?:this|yesterday)\s+(?:morning|afternoon|evening|night))\b",
+    re.IGNORECASE,
+)
+# Hours of the day each part covers, from the start of its day (night runs past midnight).
+_PARTS = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 30)}
+_SEASON = re.compile(
+    r"\b(?:(last|this|past|in|during|over|since|until)\s+(?:the\s+)?)?"
+    r"(spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?(\d{4}))?\b",
+    re.IGNORECASE,
+)
+_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+
+
+def _nth_weekday(month: int, weekday: int, n: int) -> Callable[[int], date]:
+    """The n-th (−1: last) given weekday of a month, as a function of the year."""
+
+    def day(year: int) -> date:
+        if n > 0:
+            first = date(year, month, 1)
+            return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+        last = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+
+    return day
+
+
+def _easter(year: int) -> date:
+    """Western Easter Sunday (the anonymous Gregorian computus)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    week = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * week) // 451
+    month, day = divmod(h + week - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def _fixed(month: int, day: int) -> Callable[[int], date]:
+    return lambda year: date(year, month, day)
+
+
+_S = r"['’]?s?"  # "Valentine's", "Valentines", "Valentine’s"
+# Longer names first: "New Year's Eve" before "New Year's", "Christmas Eve" before "Christmas".
+_HOLIDAYS: tuple[tuple[str, Callable[[int], date]], ...] = (
+    (rf"new\s+year{_S}\s+eve", _fixed(12, 31)),
+    (rf"new\s+year{_S}(?:\s+day)?", _fixed(1, 1)),
+    (rf"valentine{_S}(?:\s+day)?", _fixed(2, 14)),
+    (rf"(?:st\.?|saint)\s+patrick{_S}(?:\s+day)?", _fixed(3, 17)),
+    (rf"april\s+fool{_S}(?:\s+day)?", _fixed(4, 1)),
+    (r"easter(?:\s+sunday)?", _easter),
+    (rf"mother{_S}\s+day", _nth_weekday(5, 6, 2)),
+    (r"memorial\s+day", _nth_weekday(5, 0, -1)),
+    (rf"father{_S}\s+day", _nth_weekday(6, 6, 3)),
+    (r"independence\s+day|(?:the\s+)?fourth\s+of\s+july", _fixed(7, 4)),
+    (r"labou?r\s+day", _nth_weekday(9, 0, 1)),
+    (r"halloween", _fixed(10, 31)),
+    (r"thanksgiving(?:\s+day)?", _nth_weekday(11, 3, 4)),
+    (r"(?:christmas|xmas)\s+eve", _fixed(12, 24)),
+    (r"(?:christmas|xmas)(?:\s+day)?", _fixed(12, 25)),
+    (r"boxing\s+day", _fixed(12, 26)),
+)
+_HOLIDAY = re.compile(
+    r"\b(?:(last|this)\s+)?(?:"
+    + "|".join(f"(?P<h{i}>{pattern})" for i, (pattern, _) in enumerate(_HOLIDAYS))
+    + r")(?:\s+(?P<year>\d{4}))?(?![\w'’])",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +194,17 @@ def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
         taken.append(span)
         found.append((span[0], window))
 
+    # Most specific first: a span taken by "March 3rd" is not read again as "March".
+    for match in _DAY_PART.finditer(query):
+        add(match, _day_part(match.group(0).lower().split(), now, match.group(0)))
+    for match in _HOLIDAY.finditer(query):
+        add(match, _holiday(match, now))
+    for match in _MONTH_DAY.finditer(query):
+        add(match, _month_day(match, match.group(1), match.group(2), now))
+    for match in _DAY_MONTH.finditer(query):
+        add(match, _month_day(match, match.group(2), match.group(1), now))
+    for match in _SEASON.finditer(query):
+        add(match, _season(match, now))
     for match in _AGO.finditer(query):
         days = _amount(match.group(1)) * _UNIT_DAYS[match.group(2).lower()]
         centre = now - timedelta(days=days)
@@ -158,6 +259,77 @@ def _relative(words: list[str], now: datetime, phrase: str) -> TimeWindow:
     return TimeWindow(first.replace(year=first.year - 1), first, phrase)
 
 
+def _day_part(words: list[str], now: datetime, phrase: str) -> TimeWindow:
+    today = _day_start(now)
+    if words[-1] == "yesterday":  # (the) day before yesterday
+        return TimeWindow(today - timedelta(days=2), today - timedelta(days=1), phrase)
+    day = today - timedelta(days=1) if words[0] in ("last", "yesterday") else today
+    first, last = _PARTS["night" if words[-1] == "tonight" else words[-1]]
+    return TimeWindow(day + timedelta(hours=first), day + timedelta(hours=last), phrase)
+
+
+def _latest_day(month: int, day: int, year: str | None, now: datetime) -> date | None:
+    """That day in ``year``, or its latest occurrence not after ``now``'s day."""
+    try:
+        if year:
+            return date(int(year), month, day)
+        this_year = date(now.year, month, day) if (month, day) != (2, 29) else None
+    except ValueError:
+        return None
+    if this_year is not None and this_year <= now.date():
+        return this_year
+    for back in range(1, 9):  # 29 February comes back within 8 years
+        try:
+            return date(now.year - back, month, day)
+        except ValueError:
+            continue
+    return None
+
+
+def _whole_day(day: date | None, phrase: str) -> TimeWindow | None:
+    if day is None:
+        return None
+    start = datetime(day.year, day.month, day.day, tzinfo=UTC)
+    return TimeWindow(start, start + timedelta(days=1), phrase)
+
+
+def _month_day(match: re.Match[str], month_word: str, day: str, now: datetime) -> TimeWindow | None:
+    if month_word.lower() == "may" and month_word[0] != "M":
+        return None  # "you may 2 …": a verb, not a month
+    month = _MONTHS[month_word.lower().rstrip(".")]
+    return _whole_day(_latest_day(month, int(day), match.group(3), now), match.group(0))
+
+
+def _holiday(match: re.Match[str], now: datetime) -> TimeWindow | None:
+    rule = next(rule for i, (_, rule) in enumerate(_HOLIDAYS) if match.group(f"h{i}"))
+    if match.group("year"):
+        year = int(match.group("year"))
+        return _whole_day(rule(year), match.group(0)) if _PLAUSIBLE_YEARS[0] <= year else None
+    day = rule(now.year)
+    if day > now.date() or ((match.group(1) or "").lower() == "last" and day == now.date()):
+        day = rule(now.year - 1)
+    return _whole_day(day, match.group(0))
+
+
+def _season(match: re.Match[str], now: datetime) -> TimeWindow | None:
+    which, name, year = (match.group(1) or "").lower(), match.group(2).lower(), match.group(3)
+    if not which and not year:
+        return None  # "a spring in the mattress", "the fall": a season needs a marker
+    month = _SEASON_START[name]
+    if year:
+        if int(year) < _PLAUSIBLE_YEARS[0]:
+            return None
+        # A winter is named by the year of its January: winter 2024 starts in December 2023.
+        start = datetime(int(year) - (month == 12), month, 1, tzinfo=UTC)
+    else:
+        start = datetime(now.year, month, 1, tzinfo=now.tzinfo)
+        if start > now:
+            start = start.replace(year=now.year - 1)
+        if which in ("last", "past") and now < _add_months(start, 3):
+            start = start.replace(year=start.year - 1)  # the one before the season under way
+    return TimeWindow(start, _add_months(start, 3), match.group(0))
+
+
 def _weekday(name: str, now: datetime, phrase: str) -> TimeWindow:
     today = _day_start(now)
     back = (today.weekday() - _WEEKDAYS.index(name)) % 7 or 7
@@ -174,7 +346,7 @@ def _iso(match: re.Match[str], now: datetime) -> TimeWindow | None:
         if month:
             start = datetime(int(year), int(month), 1, tzinfo=UTC)
             return TimeWindow(start, _add_months(start, 1), match.group(0))
-        if not 1900 <= int(year) <= 2200:
+        if not _PLAUSIBLE_YEARS[0] <= int(year) <= _PLAUSIBLE_YEARS[1]:
             return None
         start = datetime(int(year), 1, 1, tzinfo=UTC)
         return TimeWindow(start, start.replace(year=start.year + 1), match.group(0))
