@@ -85,6 +85,29 @@ def test_a_time_window_in_the_query_boosts_turns_inside_it(tmp_path):
     assert "temporal" in boosted[0].arms
 
 
+def test_a_turn_that_tells_what_happened_outranks_one_that_plans_it(tmp_path):
+    store = RawStore(tmp_path / "sessions.db")
+    when = "2025-11-20T10:00:00Z"
+    chats = {
+        "plans": [
+            "Ann: Are you going to the jazz concert on Friday? I'd love to see a concert.",
+            "Bo: Maybe, not sure yet.",
+        ],
+        "after": ["Bo: How was your weekend?", "Ann: I went to the jazz concert with Sarah."],
+        "music": ["Bo: Jazz is not my thing, to be honest, I prefer rock and pop and folk music."],
+    }
+    for session_id, lines in chats.items():
+        turns = [Turn(session_id, i, "user", when, text) for i, text in enumerate(lines)]
+        store.upsert(Session(session_id, "test", "agent", when, when, ""), turns)
+
+    plain = rank_turns(store.db, "the jazz concert", 2, weights=TurnWeights(experience=0.0))
+    boosted = rank_turns(store.db, "the jazz concert", 2)
+
+    assert [turn.source for turn in plain] == ["plans#0", "after#1"]
+    assert [turn.source for turn in boosted] == ["after#1", "plans#0"]
+    assert "experience" in boosted[0].arms
+
+
 def test_the_semantic_arm_finds_turns_without_shared_words_in_the_lexical_list(tmp_path):
     store = _store(tmp_path)
     embedder = HashingEmbedder(64)
@@ -98,6 +121,7 @@ def test_the_semantic_arm_finds_turns_without_shared_words_in_the_lexical_list(t
         "deployment",  # no FTS match: the hashing embedder shares trigrams with "deploy"
         3,
         semantic=semantic_hits(vectors, embedder.embed(["deployment"], query=True)[0], 200),
+        weights=TurnWeights(experience=0.0),  # the semantic arm alone: "we went hiking" narrates
     )
 
     assert ranked[0].source == "work#0"

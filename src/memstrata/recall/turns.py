@@ -5,10 +5,13 @@ candidates (x̂; 0 for a non-candidate), combined as c(t) = w_lex · lex̂(t) + 
 Context: a turn is often the answer to the turn before it (or is answered by the next one), and
 a question's words are often spread over one conversation, so
 
-    score(t) = c(t) + w_nb · max(c(t−1), c(t+1)) + w_ses · bm25̂(session(t)) + w_tmp · [t ∈ W]
+    score(t) = c(t) · (1 + w_exp · [t narrates an experience])
+               + w_nb · max(c(t−1), c(t+1)) + w_ses · bm25̂(session(t)) + w_tmp · [t ∈ W]
 
-with bm25̂ the session-level BM25 (:mod:`memstrata.recall.sessions`) scaled over sessions and W
-the time windows the query names (:mod:`memstrata.recall.temporal`). The semantic hits are
+with bm25̂ the session-level BM25 (:mod:`memstrata.recall.sessions`) scaled over sessions, W
+the time windows the query names (:mod:`memstrata.recall.temporal`); a turn that tells what its
+speaker did (:mod:`memstrata.recall.narration`) has its content score raised, so the boost
+never lifts a turn the query does not match. The semantic hits are
 computed once by the caller (:func:`semantic_hits`) and serve turns and sessions alike.
 """
 
@@ -25,6 +28,7 @@ from memstrata.clock import parse_time
 from memstrata.providers.embedder import Vectors
 from memstrata.recall.fusion import normalise_scores, rank_items, weighted_score_fusion
 from memstrata.recall.lexical import score_turns
+from memstrata.recall.narration import narrates_experience
 from memstrata.recall.semantic import VectorIndex
 from memstrata.recall.temporal import TimeWindow
 
@@ -43,6 +47,9 @@ class TurnWeights:
     session: float = 0.4
     #: boost for a candidate whose time falls in a window named by the query
     temporal: float = 0.5
+    #: a candidate that narrates its speaker's own past ("I went with Sarah") has its content
+    #: score raised by this share
+    experience: float = 0.8
     #: weight of a session's own (scaled) BM25 when sessions are ranked
     session_rank: float = 1.0
     #: weight of a session's best (scaled) turn cosine when sessions are ranked
@@ -99,8 +106,10 @@ def rank_turns(
         arms["session"] = _session_prior(arms, normalise_scores(session_scores))
     if windows and weights.temporal:
         arms["temporal"] = _in_windows(db, arms, windows)
+    if weights.experience:
+        arms["experience"] = _narrating(db, content)
     fused = dict(content)
-    for arm in ("neighbour", "session", "temporal"):
+    for arm in ("neighbour", "session", "temporal", "experience"):
         weight = getattr(weights, arm)
         for source, score in arms.get(arm, {}).items():
             fused[source] = fused.get(source, 0.0) + weight * score
@@ -144,9 +153,8 @@ def _session_prior(
     arms: dict[str, dict[str, float]], sessions: dict[str, float]
 ) -> dict[str, float]:
     """Every candidate turn found by another arm gets its session's scaled score."""
-    candidates = {source for scores in arms.values() for source in scores}
     prior = {}
-    for source in candidates:
+    for source in _candidates(arms):
         score = sessions.get(source.rpartition("#")[0], 0.0)
         if score > 0.0:
             prior[source] = score
@@ -157,34 +165,46 @@ def _in_windows(
     db: sqlite3.Connection, arms: dict[str, dict[str, float]], windows: Sequence[TimeWindow]
 ) -> dict[str, float]:
     """Candidates (found by another arm) whose turn time lies in one of ``windows``."""
-    candidates = sorted({source for scores in arms.values() for source in scores})
-    rows = db.execute(
-        """
-        SELECT t.session_id, t.idx, t.time FROM json_each(?) AS j JOIN turns t
-        ON t.session_id = json_extract(j.value, '$[0]') AND t.idx = json_extract(j.value, '$[1]')
-        """,
-        (json.dumps([[s, int(i)] for s, _, i in (c.rpartition("#") for c in candidates)]),),
-    )
     inside = {}
-    for session, index, time in rows:
+    for source, time in _turn_column(db, _candidates(arms), "time"):
         moment = parse_time(time)
         if moment is not None and any(window.contains(moment) for window in windows):
-            inside[f"{session}#{index}"] = 1.0
+            inside[source] = 1.0
     return inside
+
+
+def _narrating(db: sqlite3.Connection, content: dict[str, float]) -> dict[str, float]:
+    """The content score of each matching turn that narrates its speaker's own past."""
+    matching = sorted(source for source, score in content.items() if score > 0.0)
+    return {
+        source: content[source]
+        for source, text in _turn_column(db, matching, "text")
+        if narrates_experience(text)
+    }
 
 
 def _existing(db: sqlite3.Connection, scores: dict[str, float]) -> dict[str, float]:
     """Keep only the sources that name a stored turn."""
-    pairs = [source.rpartition("#") for source in scores]
+    found = {source for source, _ in _turn_column(db, sorted(scores), "idx")}
+    return {source: score for source, score in scores.items() if source in found}
+
+
+def _candidates(arms: dict[str, dict[str, float]]) -> list[str]:
+    return sorted({source for scores in arms.values() for source in scores})
+
+
+def _turn_column(
+    db: sqlite3.Connection, sources: Sequence[str], column: str
+) -> list[tuple[str, str]]:
+    """``(source, value of column)`` for each source that names a stored turn."""
     rows = db.execute(
-        """
-        SELECT t.session_id, t.idx FROM json_each(?) AS j JOIN turns t
+        f"""
+        SELECT t.session_id, t.idx, t.{column} FROM json_each(?) AS j JOIN turns t
         ON t.session_id = json_extract(j.value, '$[0]') AND t.idx = json_extract(j.value, '$[1]')
         """,
-        (json.dumps([[session, int(index)] for session, _, index in pairs]),),
+        (json.dumps([[s, int(i)] for s, _, i in (source.rpartition("#") for source in sources)]),),
     )
-    found = {f"{session}#{index}" for session, index in rows}
-    return {source: score for source, score in scores.items() if source in found}
+    return [(f"{session}#{index}", value) for session, index, value in rows]
 
 
 def _neighbour_scores(lexical: dict[str, float]) -> dict[str, float]:
