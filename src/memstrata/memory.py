@@ -561,8 +561,9 @@ class Memory:
     def search_raw(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Hybrid search over raw turns (see :mod:`memstrata.recall.turns`), labelled raw.
 
-        Lexical and semantic scores of each turn, its neighbours, its session's BM25 and the
-        time windows the query names; the hit's ``extra["arms"]`` says which arms found it.
+        Lexical and semantic scores of each turn, its neighbours, its session's BM25, the time
+        windows the query names and whether it narrates its speaker's past; the hit's
+        ``extra["arms"]`` says which arms found it.
         """
         ranked, _ = self.rank_raw(query, limit, sessions=False)
         hits = (self.raw.hit(turn.source, turn.score, turn.arms) for turn in ranked)
