@@ -34,6 +34,8 @@ def test_first_person_accounts_of_what_happened_narrate(text):
         "I need help planning a trip.",
         "I have a question about my tax return.",
         "I was wondering if you could suggest a hotel in Miami.",
+        "I've also been thinking about getting a new bike.",
+        "We have been considering a move to Denver.",
         "She went to the concert with Sarah.",  # someone else's past, not the speaker's
         "The deploy failed twice.",
         "我想了解一下这个城市",  # 了解 "understand" is not the aspect marker

@@ -5,14 +5,15 @@ Questions put to a memory are mostly about experiences: "who did I go to the con
 one tells what happened ("I went with Sarah", "I painted it last year", "I've got 12 rare
 figurines"), while the turns around it that share its words plan, ask or advise ("I'm thinking
 of going to a concert", "can you recommend a playlist?"). The raw turn ranking gives a turn that
-narrates its speaker's own past a small boost (``TurnWeights.experience``), the raw-turn
+narrates its speaker's own past a boost (``TurnWeights.experience``), the raw-turn
 counterpart of the journal's ``experience`` kind.
 
 A surface test, no parser: a first-person subject, at most one word between (an adverb: "I
 finally went", "we also had"), then a past verb, regular or one of the common irregular ones,
-or a present perfect ("I've been", "we have seen"). Polite frames ("I was wondering if…") are
-requests, not narration. Chinese: 我 (我们) followed in the same clause by the aspect markers
-了 or 过. Other languages are never boosted.
+or a present perfect ("I've been", "we have seen"). Polite frames and intentions ("I was
+wondering if…", "I've been thinking of getting…") are requests and plans, not narration.
+Chinese: 我 (我们) followed in the same clause by the aspect markers 了 or 过. Other languages
+are never boosted.
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ _PERFECT = (
     rf"(?:{_REGULAR}|{'|'.join(_IRREGULAR_PARTICIPLE)})\b"
 )
 _ENGLISH = re.compile(f"{_SIMPLE_PAST}|{_PERFECT}")
-_REQUEST_FRAME = re.compile(r"\b(?:i|we)\s+(?:was|were)\s+(?:wondering|hoping|thinking)\b")
+# "I was wondering", "we've really been hoping", "I have been considering": a request or a plan.
+_REQUEST_FRAME = re.compile(
+    r"\b(?:i|we)(?:['’]ve|\s+have)?\s+(?:[a-z]+\s+)?(?:was|were|been)\s+(?:[a-z]+\s+)?"
+    r"(?:wondering|hoping|thinking|considering|meaning|planning)\b"
+)
 # 了解 "understand" is not the aspect marker; a clause ends at Chinese punctuation.
 _CHINESE = re.compile(r"我们?[^，。！？；\n]{0,12}?(?:了(?!解)|过)")
 

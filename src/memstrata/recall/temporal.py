@@ -176,7 +176,7 @@ def parse_since(text: str, now: datetime) -> TimeWindow | None:
     if match:
         amount, unit = int(match.group(1)), match.group(2).lower()
         days = {"h": 1 / 24, "d": 1, "w": 7, "m": 30, "y": 365}[unit] * amount
-        return TimeWindow(now - timedelta(days=days), now, value)
+        return _back(now, days, 0.0, value)
     windows = find_time_windows(value, now)
     return windows[0] if windows else None
 
@@ -207,12 +207,11 @@ def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
         add(match, _season(match, now))
     for match in _AGO.finditer(query):
         days = _amount(match.group(1)) * _UNIT_DAYS[match.group(2).lower()]
-        centre = now - timedelta(days=days)
-        slack = timedelta(days=max(1.0, days * 0.25))
-        add(match, TimeWindow(centre - slack, centre + slack, match.group(0)))
+        slack = max(1.0, days * 0.25)
+        add(match, _back(now, days + slack, days - slack, match.group(0)))
     for match in _LAST_N.finditer(query):
         days = _amount(match.group(1)) * _UNIT_DAYS[match.group(2).lower()]
-        add(match, TimeWindow(now - timedelta(days=days), now, match.group(0)))
+        add(match, _back(now, days, 0.0, match.group(0)))
     for match in _RELATIVE.finditer(query):
         add(match, _relative(match.group(0).lower().split(), now, match.group(0)))
     for match in _WEEKDAY.finditer(query):
@@ -222,6 +221,15 @@ def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
     for match in _ISO.finditer(query):
         add(match, _iso(match, now))
     return [window for _, window in sorted(found, key=lambda item: item[0])]
+
+
+def _back(now: datetime, start_days: float, end_days: float, phrase: str) -> TimeWindow | None:
+    """The window from ``start_days`` to ``end_days`` before ``now``; ``None`` when it would
+    start before the calendar does ("10000 years ago")."""
+    try:
+        return TimeWindow(now - timedelta(days=start_days), now - timedelta(days=end_days), phrase)
+    except OverflowError:
+        return None
 
 
 def _amount(word: str) -> float:
@@ -361,6 +369,8 @@ def _month(match: re.Match[str], now: datetime) -> TimeWindow | None:
     month = _MONTHS[word]
     if match.group(2):
         year = int(match.group(2))
+        if not _PLAUSIBLE_YEARS[0] <= year <= _PLAUSIBLE_YEARS[1]:
+            return None
     else:
         year = now.year if month <= now.month else now.year - 1
     start = datetime(year, month, 1, tzinfo=UTC)
