@@ -5,7 +5,8 @@ import os
 import pytest
 from threadpoolctl import threadpool_info
 
-from memstrata.providers.use import QUERY_BATCH, UniversalSentenceEncoder, usable_cpus
+from memstrata.providers.blas import usable_cpus
+from memstrata.providers.use import QUERY_BATCH, UniversalSentenceEncoder
 
 
 def test_usable_cpus_is_between_one_and_the_limit():

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memstrata.index.db import VECTOR_SCHEMA
+from memstrata.providers.blas import blas_threads
 from memstrata.providers.embedder import Vectors
 from memstrata.recall.ann import IvfView
 
@@ -141,11 +142,15 @@ class VectorIndex:
         return len(self.refs) + (len(self.approximate) if self.approximate is not None else 0)
 
     def search(self, query: Vectors, limit: int) -> list[tuple[str, float]]:
-        """The ``limit`` refs most similar to ``query`` (cosine), best first, ties by ref."""
-        hits = self._search_exact(query, limit)
-        if self.approximate is None:
-            return hits
-        hits += self.approximate.search(query, limit)
+        """The ``limit`` refs most similar to ``query`` (cosine), best first, ties by ref.
+
+        On one BLAS thread: a matrix-vector product is query-sized work (see
+        :mod:`memstrata.providers.blas`)."""
+        with blas_threads(1):
+            hits = self._search_exact(query, limit)
+            if self.approximate is None:
+                return hits
+            hits += self.approximate.search(query, limit)
         return sorted(hits, key=lambda hit: (-hit[1], hit[0]))[: max(limit, 0)]
 
     def _search_exact(self, query: Vectors, limit: int) -> list[tuple[str, float]]:
