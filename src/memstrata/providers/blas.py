@@ -16,6 +16,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+import numpy  # noqa: F401  (loads the BLAS that the limiter below must find when it scans)
+
 
 def blas_threads(count: int) -> contextlib.AbstractContextManager[Any]:
     """A context in which numpy's BLAS uses at most ``count`` threads."""
