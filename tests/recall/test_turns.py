@@ -170,6 +170,19 @@ def test_a_session_whose_one_turn_means_the_query_ranks_without_sharing_a_word()
     assert hybrid == ["cooking", "travel", "garden"]
 
 
+def test_sessions_rank_on_their_turns_without_the_experience_boost():
+    # The boost picks the answering turn inside a conversation; it does not make the
+    # conversation more about the question.
+    turns = [
+        RankedTurn("told#2", 1.0, ("lexical", "experience"), boost=0.45),
+        RankedTurn("about#0", 0.8, ("lexical",)),
+    ]
+
+    ranked = [session for session, _ in rank_sessions(turns, TurnWeights(session_dense=0))]
+
+    assert ranked == ["about", "told"]
+
+
 def test_semantic_hits_are_empty_without_vectors():
     assert semantic_hits(None, None, 10) == {}
 

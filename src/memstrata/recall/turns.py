@@ -73,6 +73,8 @@ class RankedTurn:
     source: str
     score: float
     arms: tuple[str, ...]
+    #: the part of ``score`` the experience boost added (sessions are ranked without it)
+    boost: float = 0.0
 
 
 def rank_turns(
@@ -119,6 +121,7 @@ def rank_turns(
             source,
             round(fused[source], 6),
             tuple(arm for arm, scores in arms.items() if scores.get(source, 0.0) > 0.0),
+            round(weights.experience * arms.get("experience", {}).get(source, 0.0), 6),
         )
         for source in ranked
     ]
@@ -231,10 +234,12 @@ def rank_sessions(
         score(s) = found̂(s) + w_rank · bm25̂(s) + w_dense · best̂(s)
 
     found(s) = Σ_i decay^i · score(turn_i) over the session's ranked turns, best first (a
-    session whose several turns match outranks one lucky turn); bm25 is the session's own BM25
-    over its joined text (``Memory.rank_raw`` passes it extended by words of the best turns,
-    :mod:`memstrata.recall.expansion`); best(s) is the highest cosine of one of its turns with
-    the query. The dense arm matters where a session's evidence is one aside in a long
+    session whose several turns match outranks one lucky turn), each score without its
+    experience boost (that picks the turn which answers within a conversation; which
+    conversation is about the question is a matter of what its turns say); bm25 is the session's
+    own BM25 over its joined text (``Memory.rank_raw`` passes it extended by words of the best
+    turns, :mod:`memstrata.recall.expansion`); best(s) is the highest cosine of one of its turns
+    with the query. The dense arm matters where a session's evidence is one aside in a long
     conversation about something else ("by the way, Uber Eats saved my weekend"): no word of the
     question is in it, so neither BM25 sees it, but one turn of it means the same thing.
     ``Memory.rank_raw`` passes the hits of a query moved toward the best turns
@@ -243,7 +248,7 @@ def rank_sessions(
     weights = weights or TurnWeights()
     by_session: dict[str, list[float]] = {}
     for turn in turns:
-        by_session.setdefault(turn.source.rpartition("#")[0], []).append(turn.score)
+        by_session.setdefault(turn.source.rpartition("#")[0], []).append(turn.score - turn.boost)
     found = {
         session: sum(
             score * weights.session_decay**i for i, score in enumerate(sorted(values, reverse=True))
