@@ -14,6 +14,7 @@ from memstrata.recall.semantic import VectorIndex
 from memstrata.recall.sessions import ensure_session_table, put_sessions, score_sessions
 from memstrata.recall.temporal import find_time_windows
 from memstrata.recall.turns import (
+    NARRATION_CHARS,
     RankedTurn,
     TurnWeights,
     feedback_query,
@@ -106,6 +107,23 @@ def test_a_turn_that_tells_what_happened_outranks_one_that_plans_it(tmp_path):
     assert [turn.source for turn in plain] == ["plans#0", "after#1"]
     assert [turn.source for turn in boosted] == ["after#1", "plans#0"]
     assert "experience" in boosted[0].arms
+
+
+def test_only_the_start_of_a_huge_turn_is_read_for_narration(tmp_path):
+    store = RawStore(tmp_path / "sessions.db")
+    when = "2025-11-20T10:00:00Z"
+    log = "deploy log line ok\n" * (NARRATION_CHARS // 10)
+    turns = [
+        Turn("s", 0, "tool", when, log + "I went through the deploy log."),
+        Turn("s", 1, "user", when, "I went through the deploy log."),
+        Turn("s", 2, "user", when, "The deploy is green, by the way, and everything else is fine."),
+    ]
+    store.upsert(Session("s", "test", "agent", when, when, ""), turns)
+
+    ranked = {turn.source: turn for turn in rank_turns(store.db, "deploy log", 3)}
+
+    assert "experience" in ranked["s#1"].arms
+    assert "experience" not in ranked["s#0"].arms
 
 
 def test_the_semantic_arm_finds_turns_without_shared_words_in_the_lexical_list(tmp_path):

@@ -32,6 +32,10 @@ from memstrata.recall.narration import narrates_experience
 from memstrata.recall.semantic import VectorIndex
 from memstrata.recall.temporal import TimeWindow
 
+# A turn tells its story early; reading at most this much of each candidate keeps a pasted log
+# or a tool output of megabytes from costing the query (1 in 300 LongMemEval user turns is longer).
+NARRATION_CHARS = 4000
+
 
 @dataclass(frozen=True, slots=True)
 class TurnWeights:
@@ -169,7 +173,7 @@ def _in_windows(
 ) -> dict[str, float]:
     """Candidates (found by another arm) whose turn time lies in one of ``windows``."""
     inside = {}
-    for source, time in _turn_column(db, _candidates(arms), "time"):
+    for source, time in _turn_column(db, _candidates(arms), "t.time"):
         moment = parse_time(time)
         if moment is not None and any(window.contains(moment) for window in windows):
             inside[source] = 1.0
@@ -181,14 +185,14 @@ def _narrating(db: sqlite3.Connection, content: dict[str, float]) -> dict[str, f
     matching = sorted(source for source, score in content.items() if score > 0.0)
     return {
         source: content[source]
-        for source, text in _turn_column(db, matching, "text")
+        for source, text in _turn_column(db, matching, f"substr(t.text, 1, {NARRATION_CHARS})")
         if narrates_experience(text)
     }
 
 
 def _existing(db: sqlite3.Connection, scores: dict[str, float]) -> dict[str, float]:
     """Keep only the sources that name a stored turn."""
-    found = {source for source, _ in _turn_column(db, sorted(scores), "idx")}
+    found = {source for source, _ in _turn_column(db, sorted(scores), "t.idx")}
     return {source: score for source, score in scores.items() if source in found}
 
 
@@ -197,12 +201,13 @@ def _candidates(arms: dict[str, dict[str, float]]) -> list[str]:
 
 
 def _turn_column(
-    db: sqlite3.Connection, sources: Sequence[str], column: str
+    db: sqlite3.Connection, sources: Sequence[str], expression: str
 ) -> list[tuple[str, str]]:
-    """``(source, value of column)`` for each source that names a stored turn."""
+    """``(source, value of expression over its row t)`` for each source that names a stored
+    turn."""
     rows = db.execute(
         f"""
-        SELECT t.session_id, t.idx, t.{column} FROM json_each(?) AS j JOIN turns t
+        SELECT t.session_id, t.idx, {expression} FROM json_each(?) AS j JOIN turns t
         ON t.session_id = json_extract(j.value, '$[0]') AND t.idx = json_extract(j.value, '$[1]')
         """,
         (json.dumps([[s, int(i)] for s, _, i in (source.rpartition("#") for source in sources)]),),
