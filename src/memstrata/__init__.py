@@ -32,7 +32,8 @@ from memstrata.gate.verdicts import (
     Superseded,
     Verdict,
 )
-from memstrata.memory import Memory, Status, SyncReport
+from memstrata.index.sync import SyncReport
+from memstrata.memory import Memory, Status
 from memstrata.model import (
     Fact,
     HistoryEntry,

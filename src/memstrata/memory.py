@@ -9,10 +9,8 @@ other processes by comparing each file's size and mtime with what the index last
 from __future__ import annotations
 
 import hashlib
-import os
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,9 +18,17 @@ from typing import TYPE_CHECKING
 from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import Config, load_config
 from memstrata.context.compile import Context, ContextItem, compile_context, recall_line
-from memstrata.errors import InputError, ParseError, WorkspaceReadOnly
+from memstrata.errors import InputError, WorkspaceReadOnly
 from memstrata.fts import query_terms
 from memstrata.index.db import IndexDB
+from memstrata.index.sync import (
+    SyncReport,
+    recreate_index,
+    rewrite_index_json,
+    stamp_files,
+    sync_index,
+    topic_scan_due,
+)
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
 from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
@@ -31,7 +37,6 @@ from memstrata.model import (
     Fact,
     FactKind,
     HistoryEntry,
-    Problem,
     Proposal,
     RecallResult,
     SearchHit,
@@ -47,14 +52,7 @@ from memstrata.recall.lexical import search_journal, search_topics
 from memstrata.recall.temporal import parse_since
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
-from memstrata.wiki.index_file import (
-    RenderedIndex,
-    entry_for,
-    read_index_file,
-    render_index,
-    update_index_file,
-    write_index_file,
-)
+from memstrata.wiki.index_file import RenderedIndex, read_index_file, render_index
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
@@ -74,20 +72,6 @@ if TYPE_CHECKING:
     from memstrata.providers.embedder import Embedder
     from memstrata.recall.turns import RankedTurn, TurnWeights
     from memstrata.recall.vector_cache import VectorCache
-
-
-@dataclass(slots=True)
-class SyncReport:
-    """What a sync found changed on disk, and what it could not read."""
-
-    topics_indexed: int = 0
-    topics_removed: int = 0
-    journals_indexed: int = 0
-    journals_removed: int = 0
-    edits_recorded: int = 0
-    #: items given a vector (rebuild embeds every topic, journal entry and raw turn)
-    embedded: int = 0
-    problems: list[Problem] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,22 +175,16 @@ class Memory:
         sync is for what changed behind its back: hand edits, files copied in, crashed writers.
         ``scan_topics=False`` skips the per-topic stat scan (the costly part at 10k topics).
         """
-        report = SyncReport()
-        index = self.index
-        if self.read_only:
-            # Nothing can be recorded: index what the files say, as they are.
-            self._sync_topics(index, report)
-            self._sync_journals(index, report)
-            return report
-        with self.lock.held():
-            self.topics.complete_pending()
-            if scan_topics:
-                self._sync_topics(index, report)
-                index.set_meta("topics_scanned_at", f"{time.time():.3f}")
-            self._sync_journals(index, report)
-            if report.topics_removed or report.journals_removed:
-                index.prune_entities()
-        return report
+        index = self.index  # opening it finds out whether the workspace is read-only
+        return sync_index(
+            index,
+            self.workspace,
+            self.topics,
+            self.lock,
+            self._parse_journal_file,
+            read_only=self.read_only,
+            scan_topics=scan_topics,
+        )
 
     def refresh(self) -> SyncReport:
         """The sync every read does: journals always, the topic scan at most every 30 s.
@@ -214,60 +192,7 @@ class Memory:
         Hand edits to topics therefore show up within ``TOPIC_SCAN_INTERVAL_S`` (or at once
         after ``sync()``/``rebuild()``); memstrata's own writes show up at once.
         """
-        scanned = float(self.index.get_meta("topics_scanned_at") or 0)
-        due = self.read_only or not 0 <= time.time() - scanned < TOPIC_SCAN_INTERVAL_S
-        return self.sync(scan_topics=due)
-
-    def _sync_topics(self, index: IndexDB, report: SyncReport) -> None:
-        known = index.stamps("topic:")
-        seen: set[str] = set()
-        changed: list[tuple[Topic, str]] = []
-        root = str(self.workspace.topics_dir)
-        for topic_id in self.topics.ids():
-            key = f"topic:{topic_id}"
-            seen.add(key)
-            stamp = _stamp(f"{root}/{topic_id}", (SUMMARY, DETAIL, META))
-            if known.get(key) == stamp:
-                continue
-            try:
-                topic = self.topics.get(topic_id)
-                if not self.read_only and self.topics.pick_up_edit(topic_id, topic, False):
-                    report.edits_recorded += 1
-            except ParseError as error:
-                report.problems.append(Problem(error.path, error.line, error.problem))
-                continue
-            changed.append((topic, stamp))
-        index.put_topics(changed)
-        report.topics_indexed += len(changed)
-        if changed and not self.read_only:
-            update_index_file(self.workspace.index_json, [topic for topic, _ in changed])
-        for key in sorted(set(known) - seen):
-            index.delete_topic(key.removeprefix("topic:"))
-            report.topics_removed += 1
-
-    def _sync_journals(self, index: IndexDB, report: SyncReport) -> None:
-        known = index.stamps("journal:")
-        seen: set[str] = set()
-        folder = self.workspace.memory_dir
-        prefix = self.workspace.relative(folder)
-        for name, stamp in _journal_stamps(folder):
-            source = f"{prefix}/{name}"
-            key = f"journal:{source}"
-            seen.add(key)
-            if known.get(key) == stamp:
-                continue
-            path = folder / name
-            try:
-                parsed = self._parse_journal_file(path)
-            except ParseError as error:
-                report.problems.append(Problem(error.path, error.line, error.problem))
-                continue
-            report.problems.extend(parsed.problems)
-            index.put_journal(source, parsed, stamp)
-            report.journals_indexed += 1
-        for key in sorted(set(known) - seen):
-            index.delete_journal(key.removeprefix("journal:"))
-            report.journals_removed += 1
+        return self.sync(scan_topics=topic_scan_due(self.index, self.read_only))
 
     def rebuild(self) -> SyncReport:
         """Recreate the index and ``_index.json`` from the files alone, then embed everything
@@ -276,17 +201,9 @@ class Memory:
             if self._index is not None:
                 self._index.close()
                 self._index = None
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{self.workspace.index_db}{suffix}").unlink(missing_ok=True)
-            self._index = IndexDB.open(self.workspace.index_db)
+            self._index = recreate_index(self.workspace.index_db)
             report = self.sync()
-            entries = []
-            for topic_id in self.topics.ids():
-                try:
-                    entries.append(entry_for(self.topics.get(topic_id)))
-                except ParseError:
-                    continue  # already reported by sync
-            write_index_file(self.workspace.index_json, entries)
+            rewrite_index_json(self.workspace.index_json, self.topics)
             report.embedded = self.embed_missing()
         return report
 
@@ -330,7 +247,7 @@ class Memory:
         return self.topics.history(topic_id)
 
     def _reindex_topic(self, topic_id: str) -> None:
-        stamp = _stamp(str(self.workspace.topic_dir(topic_id)), (SUMMARY, DETAIL, META))
+        stamp = stamp_files(str(self.workspace.topic_dir(topic_id)), (SUMMARY, DETAIL, META))
         self.index.put_topic(self.topics.get(topic_id), stamp)
 
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
@@ -444,7 +361,7 @@ class Memory:
         with self.lock.held():
             written = append_log(path, text, now, kind, confidence)
             parsed = self._parse_journal_file(path)
-            stamp = _stamp(str(path.parent), (path.name,))
+            stamp = stamp_files(str(path.parent), (path.name,))
             self.index.put_journal(self.workspace.relative(path), parsed, stamp)
         return written
 
@@ -626,7 +543,7 @@ class Memory:
         index = self.index  # opening it finds out whether the workspace is read-only
         if self.read_only:
             return
-        stamp = _stamp(str(self.workspace.raw_dir), ("sessions.db", "sessions.db-wal"))
+        stamp = stamp_files(str(self.workspace.raw_dir), ("sessions.db", "sessions.db-wal"))
         if index.get_meta("raw_stamp") == stamp:
             return
         with self.lock.held():
@@ -898,8 +815,6 @@ class Memory:
 
 
 MAX_QUERY_CHARS = 2_000
-#: reads re-scan topic files for hand edits at most this often (see Memory.refresh)
-TOPIC_SCAN_INTERVAL_S = 30.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
 
@@ -919,37 +834,3 @@ def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
-def _journal_stamps(folder: Path) -> list[tuple[str, str]]:
-    """``(file name, stamp)`` of each daily log in ``folder``, by name.
-
-    Every read runs this (a year of logs is 365 files): one ``scandir`` and one ``stat`` per
-    file, no ``Path`` objects, which cost ~30 ms per read under pathlib. Same stamp as ``_stamp``.
-    """
-    try:
-        entries = list(os.scandir(folder))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    found = []
-    for entry in entries:
-        if not entry.name.endswith(".md") or not day_of(entry.name):
-            continue
-        try:
-            info = entry.stat()
-        except FileNotFoundError:
-            continue  # removed since the scan
-        found.append((entry.name, f"{info.st_size}:{info.st_mtime_ns}"))
-    return sorted(found)
-
-
-def _stamp(folder: str, names: tuple[str, ...]) -> str:
-    """Size and mtime of each named file: cheap evidence that a file changed."""
-    parts = []
-    for name in names:
-        try:
-            info = os.stat(f"{folder}/{name}")
-            parts.append(f"{info.st_size}:{info.st_mtime_ns}")
-        except FileNotFoundError:
-            parts.append("-")
-    return "|".join(parts)
