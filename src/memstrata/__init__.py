@@ -32,7 +32,7 @@ from memstrata.gate.verdicts import (
     Superseded,
     Verdict,
 )
-from memstrata.index.sync import SyncReport
+from memstrata.index_sync import SyncReport
 from memstrata.memory import Memory, Status
 from memstrata.model import (
     Fact,

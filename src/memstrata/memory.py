@@ -21,7 +21,7 @@ from memstrata.context.compile import Context, ContextItem, compile_context, rec
 from memstrata.errors import InputError, WorkspaceReadOnly
 from memstrata.fts import query_terms
 from memstrata.index.db import IndexDB
-from memstrata.index.sync import (
+from memstrata.index_sync import (
     SyncReport,
     recreate_index,
     rewrite_index_json,

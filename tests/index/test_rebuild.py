@@ -95,7 +95,7 @@ def test_a_removed_topic_folder_leaves_the_index(memory: Memory):
 
 
 def test_reads_rescan_topic_files_at_most_every_30_seconds(memory: Memory):
-    import memstrata.index.sync as module
+    import memstrata.index_sync as module
 
     memory.write_topic("people/ann", "Ann likes zeppelins.")
     memory.search("anything")  # a read that scans

@@ -4,9 +4,9 @@ The Markdown and JSON files are the truth; ``.memstrata/index.db`` is derived fr
 be deleted and rebuilt at any time. memstrata's own writes update the index as they happen, so a
 sync is for what changed behind its back (hand edits, files copied in, crashed writers): it
 compares each file's size and mtime with the stamp the index last saw and re-reads only what
-differs. :class:`~memstrata.index.db.IndexDB` never reads the files itself; this is where they
-are read and fed to it, with the workspace, topic store, lock and journal parser passed in by
-the facade.
+differs. :class:`~memstrata.index.db.IndexDB` never reads the files itself (the index package
+never imports the workspace); this module, beside the facade, is where they are read and fed
+to it, with the workspace, topic store, lock and journal parser passed in by ``Memory``.
 """
 
 from __future__ import annotations
