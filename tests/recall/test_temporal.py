@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memstrata.recall.temporal import find_time_windows, parse_since
+from memstrata.recall.temporal import QUERY_CHARS, find_time_windows, parse_since
 
 # Words and numbers the parser reacts to, to be shuffled into any order.
 TIME_WORDS = (
@@ -164,3 +164,12 @@ def test_a_named_day_is_one_window_not_a_month_and_a_year():
 def test_any_run_of_time_words_parses_without_error(query):
     for window in find_time_windows(query, NOW):
         assert window.start <= window.end
+
+
+def test_time_words_are_read_from_the_start_of_a_pasted_query_only():
+    pasted = "2024-01-02 deploy ok\n" * 5000  # 100 KB of log lines, each with a date
+
+    windows = find_time_windows(pasted + " what happened yesterday", NOW)
+
+    assert 0 < len(windows) <= QUERY_CHARS // 10
+    assert "yesterday" not in {window.phrase for window in windows}

@@ -59,6 +59,9 @@ _NUMBER = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
 _UNIT = r"(hour|day|week|month|year)s?"
 _MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 
+# A question names its times in a sentence or two; a pasted 100 KB "query" of dates would
+# otherwise cost a second of overlap checks and give hundreds of windows nobody meant.
+QUERY_CHARS = 2000
 # A bare four-digit number is a year only in this range ("1234 items" is not); a holiday or
 # season needs a year at least this late.
 _PLAUSIBLE_YEARS = (1900, 2200)
@@ -182,7 +185,9 @@ def parse_since(text: str, now: datetime) -> TimeWindow | None:
 
 
 def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
-    """Every time expression in ``query`` as a window, in the order they appear."""
+    """Every time expression in ``query`` as a window, in the order they appear (read from its
+    first ``QUERY_CHARS`` characters)."""
+    query = query[:QUERY_CHARS]
     now = now if now.tzinfo else now.replace(tzinfo=UTC)
     found: list[tuple[int, TimeWindow]] = []
     taken: list[tuple[int, int]] = []
