@@ -108,10 +108,12 @@ def rank_turns(
     )
     if weights.neighbour:
         arms["neighbour"] = _existing(db, _neighbour_scores(content))
+    # The context arms below only ever score turns a content arm or a neighbour found.
+    candidates = sorted({source for scores in arms.values() for source in scores})
     if session_scores and weights.session:
-        arms["session"] = _session_prior(arms, normalise_scores(session_scores))
+        arms["session"] = _session_prior(candidates, normalise_scores(session_scores))
     if windows and weights.temporal:
-        arms["temporal"] = _in_windows(db, arms, windows)
+        arms["temporal"] = _in_windows(db, candidates, windows)
     if weights.experience:
         arms["experience"] = _narrating(db, content)
     fused = dict(content)
@@ -156,12 +158,10 @@ def feedback_query(query_vector: Vectors, top_rows: Vectors, weight: float) -> V
     return moved / norm if norm else query
 
 
-def _session_prior(
-    arms: dict[str, dict[str, float]], sessions: dict[str, float]
-) -> dict[str, float]:
-    """Every candidate turn found by another arm gets its session's scaled score."""
+def _session_prior(candidates: Sequence[str], sessions: dict[str, float]) -> dict[str, float]:
+    """Every candidate turn gets its session's scaled score."""
     prior = {}
-    for source in _candidates(arms):
+    for source in candidates:
         score = sessions.get(source.rpartition("#")[0], 0.0)
         if score > 0.0:
             prior[source] = score
@@ -169,11 +169,11 @@ def _session_prior(
 
 
 def _in_windows(
-    db: sqlite3.Connection, arms: dict[str, dict[str, float]], windows: Sequence[TimeWindow]
+    db: sqlite3.Connection, candidates: Sequence[str], windows: Sequence[TimeWindow]
 ) -> dict[str, float]:
-    """Candidates (found by another arm) whose turn time lies in one of ``windows``."""
+    """Candidates whose turn time lies in one of ``windows``."""
     inside = {}
-    for source, time in _turn_column(db, _candidates(arms), "t.time"):
+    for source, time in _turn_column(db, candidates, "t.time"):
         moment = parse_time(time)
         if moment is not None and any(window.contains(moment) for window in windows):
             inside[source] = 1.0
@@ -194,10 +194,6 @@ def _existing(db: sqlite3.Connection, scores: dict[str, float]) -> dict[str, flo
     """Keep only the sources that name a stored turn."""
     found = {source for source, _ in _turn_column(db, sorted(scores), "t.idx")}
     return {source: score for source, score in scores.items() if source in found}
-
-
-def _candidates(arms: dict[str, dict[str, float]]) -> list[str]:
-    return sorted({source for scores in arms.values() for source in scores})
 
 
 def _turn_column(
