@@ -116,6 +116,19 @@ def test_no_longer_is_an_update_not_a_contradiction(mem: Memory, clock: Clock):
     assert isinstance(mem.remember("Ann no longer likes jazz"), Superseded)
 
 
+def test_an_update_written_in_the_same_second_supersedes(mem: Memory):
+    # Times are kept to the second and the clock has not moved: arrival order decides.
+    mem.remember("Deploys go out on Tuesdays after the standup")
+    verdict = mem.remember("Deploys go out on Thursdays now, not Tuesdays")
+    assert isinstance(verdict, Superseded)
+
+
+def test_an_update_given_the_same_time_as_the_stored_fact_conflicts(mem: Memory):
+    when = "2025-11-20T00:00:00Z"
+    mem.remember("Ann lives in Berlin", observed=when)
+    assert isinstance(mem.remember("Ann lives in Paris", observed=when), Conflicted)
+
+
 def test_explicit_supersedes_wins(mem: Memory):
     old = mem.remember("The staging database is on host db1")
     verdict = mem.remember("Staging moved to the new cluster", supersedes=old.topic_id)

@@ -147,8 +147,11 @@ class Gate:
         relation = match.relation
         if relation.kind == "duplicate":
             return self._merge(fact, match, redacted, dry_run)
-        if relation.kind == "update" and observed > (
-            match.topic.meta.observed or match.topic.meta.created
+        stored = match.topic.meta.observed or match.topic.meta.created
+        # Times are kept to the second: a fact stamped now that ties with what is stored
+        # arrived after it (two writes in one second), while a tie of given times stays a conflict.
+        if relation.kind == "update" and (
+            observed > stored or (observed == stored and not candidate.observed)
         ):
             if not match.whole:
                 return self._replace_sentence(fact, match, redacted, dry_run)
