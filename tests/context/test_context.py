@@ -46,6 +46,21 @@ def test_over_budget_recall_trims_whole_items_and_says_which(workspace: Path):
         assert len(recall.items) + len(recall.trimmed) == 12
 
 
+def test_a_title_that_repeats_the_summary_is_injected_once(workspace: Path):
+    with Memory(workspace) as memory:
+        memory.remember("Deploys go out on Thursdays after the standup")
+        long = "The staging cluster moved to the eu-west region with three nodes " * 2
+        memory.remember(long.strip())
+        memory.write_topic("people/ann", "# Ann\nDesign lead; plays the cello.\n")
+        lines = memory.context("deploys staging Ann cello").channels[2].text.splitlines()
+    [deploys] = [line for line in lines if "Thursdays" in line]
+    assert deploys.count("Deploys go out") == 1
+    [staging] = [line for line in lines if "staging cluster" in line]
+    assert staging.count("The staging cluster moved") == 2  # the summary itself says it twice
+    [ann] = [line for line in lines if "cello" in line]
+    assert ann.endswith("] Ann: Design lead; plays the cello.")
+
+
 def test_rules_that_cannot_fit_are_an_explicit_error(workspace: Path):
     (workspace / "prompt" / "SOUL.md").write_text("rule\n" * 4000)
     with Memory(workspace) as memory, pytest.raises(BudgetExceeded, match=r"prompt/SOUL\.md"):

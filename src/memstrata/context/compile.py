@@ -79,11 +79,17 @@ class Context:
 
 
 def recall_line(item: RecallItem) -> str:
-    """One recalled item as it is injected: kind, time, source, state, title, then content."""
+    """One recalled item as it is injected: kind, time, source, state, title, then content.
+
+    A title that only repeats the content's opening (a summary with no heading is titled by its
+    first line) is left out: it would spend the recall budget twice on the same words.
+    """
     head = f"[{item.kind} {item.time} {item.source}]"
     marker = " [conflict]" if item.state == "conflict" else ""
-    title = f"{item.title}: " if item.title else ""
-    return f"{head}{marker} {title}{' '.join(item.content.split())}\n"
+    content = " ".join(item.content.split())
+    title = " ".join(item.title.split()).removesuffix("…").rstrip()
+    label = f"{item.title}: " if title and not content.startswith(title) else ""
+    return f"{head}{marker} {label}{content}\n"
 
 
 def pack(name: str, items: Sequence[ContextItem], budget_bytes: int) -> Channel:
