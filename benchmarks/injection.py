@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.gate.injection_cases import CASES, FRESH, Case  # noqa: E402
 
-from memstrata.gate.injection import THRESHOLD, detect_injection  # noqa: E402
+from memstrata.injection import THRESHOLD, detect_injection  # noqa: E402
 
 NOTE_BYTES = 2048
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memstrata.gate.injection import THRESHOLD, InjectionVerdict, detect_injection
+from memstrata.injection import THRESHOLD, InjectionVerdict, detect_injection
 from tests.gate.injection_cases import CASES, Case
 
 INSTRUCTIONS = [

@@ -27,7 +27,6 @@ from dataclasses import dataclass, replace
 from memstrata.clock import Clock, to_iso
 from memstrata.config import Config
 from memstrata.errors import InvalidTopicId, TopicNotFound
-from memstrata.gate.injection import detect_injection
 from memstrata.gate.relation import Relation, relate
 from memstrata.gate.verdicts import (
     Admitted,
@@ -38,6 +37,7 @@ from memstrata.gate.verdicts import (
     Superseded,
     Verdict,
 )
+from memstrata.injection import detect_injection
 from memstrata.journal.parse import find_entities
 from memstrata.model import FactKind, Proposal, ProposalSide, Topic
 from memstrata.proposals import ProposalStore, proposal_id

@@ -1,6 +1,6 @@
 """The rule table of the injection detector: vocabulary, and one rule per pattern.
 
-Rules are data: :mod:`memstrata.gate.injection` holds the engine that folds text, finds where
+Rules are data: :mod:`memstrata.injection` holds the engine that folds text, finds where
 rules can start, matches them and scores the hits (the scoring is described there).
 """
 

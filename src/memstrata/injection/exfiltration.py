@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memstrata.gate.injection.hits import _evidence, _Hit
-from memstrata.gate.injection.match import _CLAUSE_BREAK, _starts_clause
+from memstrata.injection.hits import _evidence, _Hit
+from memstrata.injection.match import _CLAUSE_BREAK, _starts_clause
 
 _SENSITIVE = re.compile(
     r"~/\.aws\b|~/\.ssh|\.ssh/|id_(?:rsa|ed25519|ecdsa|dsa)\b|\.env\b|/etc/(?:passwd|shadow)|"

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote_plus
 
-from memstrata.gate.injection.folding import _CJK
+from memstrata.injection.folding import _CJK
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")
 _HEX_BLOB = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,}|(?:[0-9a-fA-F]{2}){16,}")

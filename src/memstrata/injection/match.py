@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from memstrata.gate.injection.folding import _CJK
-from memstrata.gate.injection.hits import _evidence, _Hit
-from memstrata.gate.injection.rules import RULES, Rule
+from memstrata.injection.folding import _CJK
+from memstrata.injection.hits import _evidence, _Hit
+from memstrata.injection.rules import RULES, Rule
 
 MENTION_FACTOR = 0.15
 CODE_FACTOR = 0.4

@@ -65,7 +65,7 @@ those positions, never scanned across the text. A 2 KB note costs well under a m
 (``benchmarks/injection.py``).
 """
 
-from memstrata.gate.injection.hits import THRESHOLD
-from memstrata.gate.injection.verdict import InjectionVerdict, detect_injection
+from memstrata.injection.hits import THRESHOLD
+from memstrata.injection.verdict import InjectionVerdict, detect_injection
 
 __all__ = ["THRESHOLD", "InjectionVerdict", "detect_injection"]

@@ -13,10 +13,10 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 
-from memstrata.gate.injection.exfiltration import _exfiltration
-from memstrata.gate.injection.hits import THRESHOLD, _Hit
-from memstrata.gate.injection.match import _match_rules
-from memstrata.gate.injection.rules import RULES
+from memstrata.injection.exfiltration import _exfiltration
+from memstrata.injection.hits import THRESHOLD, _Hit
+from memstrata.injection.match import _match_rules
+from memstrata.injection.rules import RULES
 
 # Lexical families re-run on the un-obfuscated view (spaced letters, leetspeak, split words).
 _DEOBFUSCATED_FAMILIES = frozenset(

@@ -13,14 +13,14 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from memstrata.gate.injection.decoding import _decodings
-from memstrata.gate.injection.exfiltration import _exfiltration
-from memstrata.gate.injection.folding import _fold
-from memstrata.gate.injection.hidden import _hidden_unicode, _html_comments
-from memstrata.gate.injection.hits import THRESHOLD, _evidence, _Hit
-from memstrata.gate.injection.match import _match_rules
-from memstrata.gate.injection.obfuscation import _deobfuscated
-from memstrata.gate.injection.rules import RULES
+from memstrata.injection.decoding import _decodings
+from memstrata.injection.exfiltration import _exfiltration
+from memstrata.injection.folding import _fold
+from memstrata.injection.hidden import _hidden_unicode, _html_comments
+from memstrata.injection.hits import THRESHOLD, _evidence, _Hit
+from memstrata.injection.match import _match_rules
+from memstrata.injection.obfuscation import _deobfuscated
+from memstrata.injection.rules import RULES
 
 MAX_DECODE_DEPTH = 2
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memstrata.gate.injection.folding import _INVISIBLE, _LOOKALIKES
-from memstrata.gate.injection.hits import _evidence, _Hit
-from memstrata.gate.injection.rules import AI
+from memstrata.injection.folding import _INVISIBLE, _LOOKALIKES
+from memstrata.injection.hits import _evidence, _Hit
+from memstrata.injection.rules import AI
 
 _ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e")
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
