@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from memstrata.errors import ParseError
 from memstrata.index.db import IndexDB
 from memstrata.journal.parse import ParsedJournal, day_of
-from memstrata.model import Problem, Topic
+from memstrata.model import HeldEntry, Problem, Topic
 from memstrata.wiki.index_file import entry_for, update_index_file, write_index_file
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore
 
@@ -45,6 +45,8 @@ class SyncReport:
     #: items given a vector (rebuild embeds every topic, journal entry and raw turn)
     embedded: int = 0
     problems: list[Problem] = field(default_factory=list)
+    #: journal entries (re)indexed by this sync that are held out of recall
+    held: list[HeldEntry] = field(default_factory=list)
 
 
 def sync_index(
@@ -138,7 +140,7 @@ def _sync_journals(
             report.problems.append(Problem(error.path, error.line, error.problem))
             continue
         report.problems.extend(parsed.problems)
-        index.put_journal(source, parsed, stamp)
+        report.held.extend(index.put_journal(source, parsed, stamp))
         report.journals_indexed += 1
     for key in sorted(set(known) - seen):
         index.delete_journal(key.removeprefix("journal:"))

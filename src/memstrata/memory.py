@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,6 +36,7 @@ from memstrata.model import (
     FACT_KINDS,
     Fact,
     FactKind,
+    HeldEntry,
     HistoryEntry,
     Proposal,
     RecallResult,
@@ -83,6 +84,8 @@ class Status:
     topics_by_state: dict[str, int]
     journal_days: int
     facts: int
+    #: journal entries held out of recall: they read as instructions to the model
+    held: tuple[HeldEntry, ...]
     raw_sessions: int
     raw_turns: int
 
@@ -350,7 +353,11 @@ class Memory:
     def log(
         self, text: str, kind: FactKind | None = None, confidence: float | None = None
     ) -> LogWrite:
-        """Append to today's journal; with ``kind`` as a typed ``## Retain`` fact."""
+        """Append to today's journal; with ``kind`` as a typed ``## Retain`` fact.
+
+        A line that reads as an instruction to the model is written but held out of recall
+        (``LogWrite.held`` says why), as every journal entry is when indexed.
+        """
         if kind is not None and kind not in FACT_KINDS:
             raise InputError(f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)}")
         if confidence is not None and not 0.0 <= confidence <= 1.0:
@@ -362,8 +369,10 @@ class Memory:
             written = append_log(path, text, now, kind, confidence)
             parsed = self._parse_journal_file(path)
             stamp = stamp_files(str(path.parent), (path.name,))
-            self.index.put_journal(self.workspace.relative(path), parsed, stamp)
-        return written
+            held = self.index.put_journal(self.workspace.relative(path), parsed, stamp)
+        source = f"{self.workspace.relative(path)}#L{written.line}"
+        reason = next((entry.reason for entry in held if entry.source == source), "")
+        return replace(written, held=reason) if reason else written
 
     def promote(
         self, day: str | None = None, *, dry_run: bool = False
@@ -809,6 +818,7 @@ class Memory:
             topics_by_state=by_state,
             journal_days=len(self.journal_paths()),
             facts=counts["facts"],
+            held=tuple(self.index.held_journal()),
             raw_sessions=raw["sessions"],
             raw_turns=raw["turns"],
         )

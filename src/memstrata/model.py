@@ -106,6 +106,16 @@ class JournalEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldEntry:
+    """A journal entry kept out of recall because it reads as an instruction to the model."""
+
+    source: str  # memory/<day>.md#L<line>
+    day: str
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Fact:
     """A typed fact from a journal's ``## Retain`` section."""
 

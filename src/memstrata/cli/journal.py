@@ -26,11 +26,19 @@ def log(
 ) -> None:
     """Append TEXT to today's journal (memory/YYYY-MM-DD.md).
 
+    A line that reads as an instruction to the model is written but held out of recall.
+
     Example: memstrata log --kind world "@Ann moved to Berlin"
     """
     fact_kind = KIND_LETTERS.get(kind.upper(), kind.lower()) if kind else None
     written = open_memory(ctx).log(" ".join(text), fact_kind, confidence)  # type: ignore[arg-type]
     click.echo(f"{written.path.name}:{written.line}: {written.text}")
+    if written.held:
+        click.echo(
+            f"note: held out of recall, it reads as an instruction to the model ({written.held});"
+            " it stays in the journal file",
+            err=True,
+        )
 
 
 COMMANDS = (log,)

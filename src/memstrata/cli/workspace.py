@@ -12,6 +12,9 @@ from memstrata.cli.output import echo_json
 from memstrata.jsonable import to_jsonable
 from memstrata.workspace.layout import init_workspace
 
+#: held journal entries listed by status and rebuild (all of them are in status --json)
+HELD_SHOWN = 10
+
 if TYPE_CHECKING:
     from memstrata.memory import Status
 
@@ -48,10 +51,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
     click.echo(f"  MEMORY.md {rules.memory_chars} / {rules.memory_cap_chars} chars")
     topics = ", ".join(f"{n} {state}" for state, n in sorted(report.topics_by_state.items()))
     click.echo(f"wiki      {topics or 'no topics'}")
-    click.echo(f"journal   {report.journal_days} days, {report.facts} retain facts")
+    held = f", {len(report.held)} held out of recall" if report.held else ""
+    click.echo(f"journal   {report.journal_days} days, {report.facts} retain facts{held}")
     click.echo(f"raw       {report.raw_sessions} sessions, {report.raw_turns} turns")
     for warning in rules.warnings:
         click.echo(f"warning: {warning}", err=True)
+    for entry in report.held[:HELD_SHOWN]:
+        click.echo(f"held: {entry.source}: reads as an instruction ({entry.reason})", err=True)
+    if len(report.held) > HELD_SHOWN:
+        click.echo(f"held: … and {len(report.held) - HELD_SHOWN} more (status --json)", err=True)
 
 
 def _status_dict(report: Status) -> dict[str, Any]:
@@ -79,6 +87,8 @@ def rebuild(ctx: click.Context, as_json: bool) -> None:
             f"indexed {report.topics_indexed} topics and {report.journals_indexed} journal days"
             f"{embedded}"
         )
+    for entry in report.held[:HELD_SHOWN]:
+        click.echo(f"held: {entry.source}: reads as an instruction ({entry.reason})", err=True)
     for problem in report.problems:
         click.echo(f"problem: {problem}", err=True)
     if report.problems:

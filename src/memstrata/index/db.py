@@ -5,7 +5,8 @@ database whose schema version is not ours (rebuild, never migrate), and the faca
 The index never reads workspace files itself; it is fed values (topics, parsed journals).
 
 Tables: ``topics`` + ``topics_fts``, ``journal`` (one row per paragraph or bullet; Retain
-bullets carry their fact kind and confidence) + ``journal_fts``, ``entities``/``mentions``,
+bullets carry their fact kind and confidence) + ``journal_fts``, ``journal_held`` (entries that
+read as instructions to the model: kept out of every recall arm), ``entities``/``mentions``,
 ``links``, and ``stamps`` (file size/mtime per source, used only to notice changed files).
 """
 
@@ -19,12 +20,13 @@ from typing import Any
 
 from memstrata.errors import InputError
 from memstrata.fts import TOKENIZE, segment
+from memstrata.injection import detect_injection
 from memstrata.journal.parse import ParsedJournal, find_entities
-from memstrata.model import Topic
+from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, immediate
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,6 +63,14 @@ CREATE TABLE journal (
     UNIQUE (source, line)
 );
 CREATE INDEX journal_by_day ON journal(day);
+CREATE TABLE journal_held (
+    source TEXT NOT NULL,
+    day TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (source, line)
+);
 CREATE VIRTUAL TABLE journal_fts USING fts5(text, tokenize='{TOKENIZE}');
 CREATE TABLE entities (key TEXT PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE mentions (
@@ -89,7 +99,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS raw_sessions_fts
 USING fts5(session_id UNINDEXED, body, tokenize='{TOKENIZE}')
 """
 
-CONTENT_TABLES = ("topics", "journal", "entities", "mentions", "links")
+CONTENT_TABLES = ("topics", "journal", "journal_held", "entities", "mentions", "links")
 
 
 class IndexDB:
@@ -223,14 +233,30 @@ class IndexDB:
 
     # -- journal -------------------------------------------------------------------------------
 
-    def put_journal(self, source: str, parsed: ParsedJournal, stamp: str) -> None:
-        """Replace every row of one journal file."""
+    def put_journal(self, source: str, parsed: ParsedJournal, stamp: str) -> list[HeldEntry]:
+        """Replace every row of one journal file; return the entries held out of recall.
+
+        The journal bypasses the gate (any agent, hook or hand may write it), yet its entries
+        are recalled into the prompt. An entry that reads as an instruction to the model
+        (:func:`~memstrata.injection.detect_injection`) is therefore held: kept in
+        ``journal_held`` with the reason, never in the tables the recall arms read.
+        """
         facts = {fact.line: fact for fact in parsed.facts}
+        held: list[HeldEntry] = []
         with immediate(self.db):
             self._delete_journal(source)
             for entry in parsed.entries:
                 fact = facts.get(entry.line)
                 text = redact_secrets(fact.text if fact else entry.text).text
+                verdict = detect_injection(text)
+                if verdict.is_injection:
+                    reason = "; ".join(verdict.reasons)
+                    held.append(HeldEntry(entry.source, entry.day, text, reason))
+                    self.db.execute(
+                        "INSERT INTO journal_held VALUES (?, ?, ?, ?, ?)",
+                        (source, entry.day, entry.line, text, reason),
+                    )
+                    continue
                 cursor = self.db.execute(
                     "INSERT INTO journal (source, day, line, section, text, fact_kind, confidence)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -250,6 +276,14 @@ class IndexDB:
                 )
                 self._put_mentions(find_entities(entry.text), "journal", entry.source)
             self._set_stamp(f"journal:{source}", stamp)
+        return held
+
+    def held_journal(self) -> list[HeldEntry]:
+        """Journal entries held out of recall, oldest day first."""
+        return [
+            HeldEntry(f"{row['source']}#L{row['line']}", row["day"], row["text"], row["reason"])
+            for row in self.db.execute("SELECT * FROM journal_held ORDER BY day, source, line")
+        ]
 
     def delete_journal(self, source: str) -> None:
         with immediate(self.db):
@@ -262,6 +296,7 @@ class IndexDB:
             (source,),
         )
         self.db.execute("DELETE FROM journal WHERE source = ?", (source,))
+        self.db.execute("DELETE FROM journal_held WHERE source = ?", (source,))
         self.db.execute(
             "DELETE FROM vectors WHERE kind = 'fact' AND ref LIKE ? ESCAPE '\\'",
             (_like_prefix(source + "#L"),),
@@ -298,6 +333,7 @@ class IndexDB:
         result["facts"] = self.db.execute(
             "SELECT COUNT(*) FROM journal WHERE fact_kind IS NOT NULL"
         ).fetchone()[0]
+        result["held"] = self.db.execute("SELECT COUNT(*) FROM journal_held").fetchone()[0]
         return result
 
     def dump(self) -> dict[str, list[Any]]:
@@ -306,6 +342,7 @@ class IndexDB:
         orders = {
             "topics": "id",
             "journal": "source, line",
+            "journal_held": "source, line",
             "entities": "key",
             "mentions": "entity, ref_kind, ref",
             "links": "src, dst",

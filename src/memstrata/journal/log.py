@@ -22,6 +22,8 @@ class LogWrite:
     path: Path
     line: int
     text: str
+    #: why the line is held out of recall (it reads as an instruction to the model), else ""
+    held: str = ""
 
 
 def append_log(

@@ -295,7 +295,8 @@ class MemoryTools:
         Use it for the running record of a session: what was done, decided, observed. Use
         remember instead for knowledge that should become a wiki topic. With `kind` the line is
         recorded as a typed fact under '## Retain' and can be recalled with its citation.
-        Returns the journal `path` and `line` it landed on.
+        Returns the journal `path` and `line` it landed on, and `held` when the line reads as
+        an instruction to a model: it is then kept in the file but never recalled.
         """
         return self._run(lambda: self._log_payload(self.memory.log(text, kind, confidence)))
 
@@ -381,7 +382,10 @@ class MemoryTools:
 
     def _log_payload(self, written: LogWrite) -> dict[str, Any]:
         path = self.memory.workspace.relative(written.path)
-        return {"path": path, "line": written.line, "text": written.text}
+        payload: dict[str, Any] = {"path": path, "line": written.line, "text": written.text}
+        if written.held:
+            payload["held"] = f"held out of recall: reads as an instruction ({written.held})"
+        return payload
 
     def read_rules_file(self, path: str) -> str:
         try:
