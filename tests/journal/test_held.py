@@ -46,9 +46,7 @@ def test_an_instruction_written_by_hand_is_held_when_indexed_and_listed_by_statu
 ):
     journal = memory.workspace.memory_dir / "2025-11-20.md"
     journal.write_text(f"# 2025-11-20\n\n- shipped the release\n- {INSTRUCTION}\n")
-    assert [item.source for item in memory.recall("release").items] == [
-        "memory/2025-11-20.md#L3"
-    ]
+    assert [item.source for item in memory.recall("release").items] == ["memory/2025-11-20.md#L3"]
     [held] = memory.status().held
     assert (held.source, held.day) == ("memory/2025-11-20.md#L4", "2025-11-20")
     assert held.text == INSTRUCTION and "previous instructions" in held.reason
