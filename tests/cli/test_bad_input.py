@@ -2,6 +2,8 @@
 
 import hashlib
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +219,21 @@ def test_sessions_of_a_workspace_without_transcripts_are_none(ws: Path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "no results"
     assert not (ws / "raw" / "sessions.db").exists()
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(ws: Path):
+    # `memstrata status | head -1` style: the pipe is closed before memstrata writes to it.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    env = {key: value for key, value in os.environ.items() if key != "MEMSTRATA_WORKSPACE"}
+    process = subprocess.run(
+        [sys.executable, "-m", "memstrata", "--workspace", str(ws), "status"],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    os.close(write_end)
+    assert process.returncode == 141  # 128 + SIGPIPE, what a shell reports for a closed pipe
+    assert process.stderr.decode() == ""

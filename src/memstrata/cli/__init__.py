@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import errno
 import importlib
+import os
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,11 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except MemstrataError as error:
             raise click.ClickException(str(error)) from error
+        except BrokenPipeError:
+            # The reader went away (`memstrata search x | head`): stop quietly, as Unix tools do,
+            # and point stdout at nothing so the interpreter's last flush cannot fail again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(141) from None
         except OSError as error:
             where = f"{error.filename}: " if error.filename else ""
             reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
