@@ -67,6 +67,22 @@ def test_neighbours_never_name_turns_that_do_not_exist(tmp_path):
     assert {turn.source for turn in ranked} <= {"food#0", "food#1"}
 
 
+def test_a_turn_with_no_text_is_never_ranked(tmp_path):
+    # A bare tool call is stored as a turn with no text; its vector carries the turn before it.
+    store = RawStore(tmp_path / "sessions.db")
+    when = "2025-11-20T10:00:00Z"
+    lines = ["The billing deploy failed again", "", "   ", "Rolled it back"]
+    store.upsert(
+        Session("ops", "test", "agent", when, when, ""),
+        [Turn("ops", i, "assistant", when, text) for i, text in enumerate(lines)],
+    )
+    semantic = {"ops#0": 0.9, "ops#1": 0.9, "ops#3": 0.2}
+
+    ranked = rank_turns(store.db, "billing deploy failed", 10, semantic=semantic)
+
+    assert [turn.source for turn in ranked] == ["ops#0", "ops#3"]
+
+
 def test_a_time_window_in_the_query_boosts_turns_inside_it(tmp_path):
     store = _store(tmp_path)
     now = datetime(2025, 11, 27, tzinfo=UTC)

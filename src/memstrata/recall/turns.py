@@ -107,15 +107,33 @@ def rank_turns(
         arms, {"lexical": weights.lexical, "semantic": weights.semantic}
     )
     if weights.neighbour:
-        arms["neighbour"] = _existing(db, _neighbour_scores(content))
+        arms["neighbour"] = _neighbour_scores(content)
+    # One read of every candidate's opening: a neighbour past a session's end names no turn,
+    # and a turn with no text (a bare tool call) has nothing to show, though its vector
+    # carries the turn before it.
+    heads = dict(
+        _turn_column(
+            db,
+            sorted({source for scores in arms.values() for source in scores}),
+            f"substr(t.text, 1, {NARRATION_CHARS})",
+        )
+    )
+    shown = {source for source, head in heads.items() if head.strip()}
+    for arm, scores in arms.items():
+        arms[arm] = {source: score for source, score in scores.items() if source in shown}
+    content = {source: score for source, score in content.items() if source in shown}
     # The context arms below only ever score turns a content arm or a neighbour found.
-    candidates = sorted({source for scores in arms.values() for source in scores})
+    candidates = sorted(shown)
     if session_scores and weights.session:
         arms["session"] = _session_prior(candidates, normalise_scores(session_scores))
     if windows and weights.temporal:
         arms["temporal"] = _in_windows(db, candidates, windows)
     if weights.experience:
-        arms["experience"] = _narrating(db, content)
+        arms["experience"] = {
+            source: score
+            for source, score in content.items()
+            if score > 0.0 and narrates_experience(heads[source])
+        }
     fused = dict(content)
     for arm in ("neighbour", "session", "temporal", "experience"):
         weight = getattr(weights, arm)
@@ -178,22 +196,6 @@ def _in_windows(
         if moment is not None and any(window.contains(moment) for window in windows):
             inside[source] = 1.0
     return inside
-
-
-def _narrating(db: sqlite3.Connection, content: dict[str, float]) -> dict[str, float]:
-    """The content score of each matching turn that narrates its speaker's own past."""
-    matching = sorted(source for source, score in content.items() if score > 0.0)
-    return {
-        source: content[source]
-        for source, text in _turn_column(db, matching, f"substr(t.text, 1, {NARRATION_CHARS})")
-        if narrates_experience(text)
-    }
-
-
-def _existing(db: sqlite3.Connection, scores: dict[str, float]) -> dict[str, float]:
-    """Keep only the sources that name a stored turn."""
-    found = {source for source, _ in _turn_column(db, sorted(scores), "t.idx")}
-    return {source: score for source, score in scores.items() if source in found}
 
 
 def _turn_column(
