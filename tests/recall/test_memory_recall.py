@@ -110,3 +110,11 @@ def test_a_query_without_a_word_recalls_nothing_and_says_why(demo: Memory, query
 
 def test_filters_alone_still_list_what_they_select(demo: Memory):
     assert demo.recall("", kind="world").items
+
+
+def test_a_long_lived_memory_recalls_before_and_after_its_first_write(workspace: Path):
+    # The MCP server's life: its first recall finds no vectors, later ones must find new ones.
+    with Memory(workspace) as memory:
+        assert memory.recall("coffee").items == ()
+        written = memory.remember("Ann prefers cortado")
+        assert [item.source for item in memory.recall("coffee Ann").items] == [written.topic_id]

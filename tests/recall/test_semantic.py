@@ -63,6 +63,19 @@ def test_a_reload_fetches_only_new_rows_and_drops_deleted_ones(tmp_path):
     assert reloaded.search(embedder.embed(["garden hose"], query=True)[0], 1)[0][0] == "t#3"
 
 
+def test_a_reload_of_an_index_that_held_nothing_takes_the_first_rows(tmp_path):
+    # A long-running process (the MCP server) recalls before anything is stored, then again.
+    embedder = HashingEmbedder(16)
+    db = sqlite3.connect(tmp_path / "index.db")
+    ensure_vector_table(db)
+    empty = VectorIndex.load(db, "topic", embedder.name)
+    put_vectors(db, "topic", embedder.name, [("world/a", embedder.embed(["first topic"])[0])])
+
+    reloaded = VectorIndex.reload(empty, db, "topic", embedder.name, live_rows(db, "topic")[0])
+
+    assert reloaded.refs == ("world/a",)
+
+
 def test_stored_vectors_reads_the_rows_of_the_refs_asked_for(tmp_path):
     db = sqlite3.connect(tmp_path / "index.db")
     ensure_vector_table(db)

@@ -114,7 +114,8 @@ class VectorIndex:
         """The rows of ``kind`` whose rowids are in ``wanted`` (rows of another embedder are
         skipped), keeping what ``held`` already has and fetching only the rest."""
         wanted = np.unique(wanted)
-        if held is not None and len(held.rowids) == len(held.refs):
+        # an empty index has no width to stack new rows on: start afresh
+        if held is not None and held.refs and len(held.rowids) == len(held.refs):
             kept = np.isin(held.rowids, wanted)
             missing = np.setdiff1d(wanted, held.rowids, assume_unique=True)
         else:
