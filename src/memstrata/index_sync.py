@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from memstrata.errors import ParseError
 from memstrata.index.db import IndexDB
 from memstrata.journal.parse import ParsedJournal, day_of
+from memstrata.journal.promoted import PROMOTED_FILE, read_promoted
 from memstrata.model import HeldEntry, Problem, Topic
 from memstrata.wiki.index_file import entry_for, update_index_file, write_index_file
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore
@@ -68,6 +69,7 @@ def sync_index(
         # Nothing can be recorded: index what the files say, as they are.
         _sync_topics(index, report, workspace, topics, read_only)
         _sync_journals(index, report, workspace, parse_journal_file)
+        _sync_promoted(index, workspace)
         return report
     with lock.held():
         topics.complete_pending()
@@ -75,6 +77,7 @@ def sync_index(
             _sync_topics(index, report, workspace, topics, read_only)
             index.set_meta("topics_scanned_at", f"{time.time():.3f}")
         _sync_journals(index, report, workspace, parse_journal_file)
+        _sync_promoted(index, workspace)
         if report.topics_removed or report.journals_removed:
             index.prune_entities()
     return report
@@ -145,6 +148,13 @@ def _sync_journals(
     for key in sorted(set(known) - seen):
         index.delete_journal(key.removeprefix("journal:"))
         report.journals_removed += 1
+
+
+def _sync_promoted(index: IndexDB, workspace: Workspace) -> None:
+    """Re-read ``memory/.promoted`` when it changed (one stat otherwise)."""
+    stamp = stamp_files(str(workspace.memory_dir), (PROMOTED_FILE,))
+    if index.stamps("promoted:").get("promoted:") != stamp:
+        index.put_promoted(read_promoted(workspace.memory_dir / PROMOTED_FILE), stamp)
 
 
 def recreate_index(db_path: Path) -> IndexDB:

@@ -8,7 +8,6 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -31,6 +30,7 @@ from memstrata.index_sync import (
 )
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
+from memstrata.journal.promoted import PROMOTED_FILE, promotion_key
 from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
 from memstrata.model import (
     FACT_KINDS,
@@ -384,7 +384,7 @@ class Memory:
         ``memory/.promoted`` so that promoting again skips them (a fact edited since has a new
         text and is promoted again: the gate then merges or supersedes).
         """
-        record = self.workspace.memory_dir / ".promoted"
+        record = self.workspace.memory_dir / PROMOTED_FILE
         done = set(read_text(record).splitlines()) if record.exists() else set()
         paths = [self.workspace.journal_path(day)] if day else self.journal_paths()
         results: list[tuple[Fact, Verdict]] = []
@@ -392,7 +392,7 @@ class Memory:
             if not path.exists():
                 raise InputError(f"{self.workspace.relative(path)}: no journal for that day")
             for fact in self._parse_journal_file(path).facts:
-                key = f"{fact.source}\t{_digest(fact.text)}"
+                key = promotion_key(fact.source, fact.text)
                 if key in done:
                     continue
                 verdict = self.remember(
@@ -840,7 +840,3 @@ def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
             "'last week' or 'in November 2025'"
         )
     return window.start_iso if start else window.end_iso
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:12]

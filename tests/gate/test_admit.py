@@ -248,6 +248,39 @@ def test_a_newer_retain_fact_supersedes_the_promoted_one(mem: Memory, clock: Clo
     assert isinstance(verdict, Superseded)
 
 
+def test_recall_leaves_a_promoted_fact_to_its_topic_and_never_shows_it_stale(
+    mem: Memory, clock: Clock
+):
+    mem.log("@Ann prefers cortado", kind="opinion")
+    mem.promote()
+    [item] = mem.recall("what does Ann drink? cortado").items
+    assert item.stratum == "wiki"  # not the topic and its journal line: the same fact twice
+    clock.advance()
+    mem.log("@Ann prefers flat white", kind="opinion")
+    mem.promote()
+    recalled = [item.content for item in mem.recall("Ann prefers").items]
+    assert recalled == ["@Ann prefers flat white"]  # the old journal line is not a live fact
+    assert len(mem.recall("Ann prefers", include_superseded=True).items) == 2
+
+
+def test_a_fact_not_promoted_yet_or_moved_since_is_recalled_from_the_journal(mem: Memory):
+    fact = mem.log("@Ann leads the design team", kind="world")
+    assert [item.source for item in mem.recall("who leads design").items] == [
+        f"memory/2025-11-27.md#L{fact.line}"
+    ]
+    mem.promote()
+    assert [item.stratum for item in mem.recall("who leads design").items] == ["wiki"]
+    mem.log("a note logged above the Retain section moves the fact down")
+    [now_at] = mem.read_journal("2025-11-27").facts
+    assert now_at.line > fact.line
+    # not promoted at its new line, and the note now at its old line is no fact of the topic
+    recalled = [item.source for item in mem.recall("who leads design").items]
+    assert now_at.source in recalled
+    mem.promote()  # the gate merges it into its topic, which now names the new line too
+    recalled = [item.source for item in mem.recall("who leads design").items]
+    assert recalled[0].startswith("world/") and now_at.source not in recalled
+
+
 def test_promote_dry_run_writes_nothing(mem: Memory):
     mem.log("@Ann prefers cortado", kind="opinion")
     [(_, verdict)] = mem.promote(dry_run=True)

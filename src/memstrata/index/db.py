@@ -7,7 +7,9 @@ The index never reads workspace files itself; it is fed values (topics, parsed j
 Tables: ``topics`` + ``topics_fts``, ``journal`` (one row per paragraph or bullet; Retain
 bullets carry their fact kind and confidence) + ``journal_fts``, ``journal_held`` (entries that
 read as instructions to the model: kept out of every recall arm), ``entities``/``mentions``,
-``links``, and ``stamps`` (file size/mtime per source, used only to notice changed files).
+``links``, ``lineage`` (a topic's evidence), ``promoted`` (``memory/.promoted``: journal facts
+sent through the gate), and ``stamps`` (file size/mtime per source, used only to notice changed
+files).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from memstrata.errors import InputError
 from memstrata.fts import TOKENIZE, segment
 from memstrata.injection import detect_injection
 from memstrata.journal.parse import ParsedJournal, find_entities
+from memstrata.journal.promoted import fact_digest
 from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, immediate
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,6 +63,8 @@ CREATE TABLE journal (
     text TEXT NOT NULL,
     fact_kind TEXT,
     confidence REAL,
+    -- a Retain fact's text digest, as memory/.promoted records it ('' for other entries)
+    digest TEXT NOT NULL,
     UNIQUE (source, line)
 );
 CREATE INDEX journal_by_day ON journal(day);
@@ -79,6 +84,11 @@ CREATE TABLE mentions (
 );
 CREATE INDEX mentions_by_ref ON mentions(ref_kind, ref);
 CREATE TABLE links (src TEXT NOT NULL, dst TEXT NOT NULL, PRIMARY KEY (src, dst));
+-- A topic's evidence (meta.json lineage): journal facts promoted into it, topics merged into it.
+CREATE TABLE lineage (ref TEXT NOT NULL, topic TEXT NOT NULL, PRIMARY KEY (ref, topic));
+CREATE INDEX lineage_by_topic ON lineage(topic);
+-- memory/.promoted: the journal facts sent through the gate (source, text digest)
+CREATE TABLE promoted (source TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (source, digest));
 CREATE TABLE stamps (source TEXT PRIMARY KEY, stamp TEXT NOT NULL);
 """
 
@@ -99,7 +109,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS raw_sessions_fts
 USING fts5(session_id UNINDEXED, body, tokenize='{TOKENIZE}')
 """
 
-CONTENT_TABLES = ("topics", "journal", "journal_held", "entities", "mentions", "links")
+CONTENT_TABLES = ("topics", "journal", "journal_held", "entities", "mentions", "links", "lineage")
 
 
 class IndexDB:
@@ -214,6 +224,8 @@ class IndexDB:
         self._put_mentions(names, "topic", topic.id)
         for dst in topic.meta.links:
             self.db.execute("INSERT OR IGNORE INTO links VALUES (?, ?)", (topic.id, dst))
+        for ref in topic.meta.lineage:
+            self.db.execute("INSERT OR IGNORE INTO lineage VALUES (?, ?)", (ref, topic.id))
         self._set_stamp(f"topic:{topic.id}", stamp)
 
     def delete_topic(self, topic_id: str) -> None:
@@ -230,6 +242,7 @@ class IndexDB:
         self.db.execute("DELETE FROM topics WHERE rowid = ?", (row["rowid"],))
         self.db.execute("DELETE FROM mentions WHERE ref_kind = 'topic' AND ref = ?", (topic_id,))
         self.db.execute("DELETE FROM links WHERE src = ?", (topic_id,))
+        self.db.execute("DELETE FROM lineage WHERE topic = ?", (topic_id,))
 
     # -- journal -------------------------------------------------------------------------------
 
@@ -258,8 +271,8 @@ class IndexDB:
                     )
                     continue
                 cursor = self.db.execute(
-                    "INSERT INTO journal (source, day, line, section, text, fact_kind, confidence)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO journal (source, day, line, section, text, fact_kind, confidence,"
+                    " digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         source,
                         entry.day,
@@ -268,6 +281,7 @@ class IndexDB:
                         text,
                         fact.kind if fact else None,
                         fact.confidence if fact else None,
+                        fact_digest(fact.text) if fact else "",
                     ),
                 )
                 self.db.execute(
@@ -277,6 +291,13 @@ class IndexDB:
                 self._put_mentions(find_entities(entry.text), "journal", entry.source)
             self._set_stamp(f"journal:{source}", stamp)
         return held
+
+    def put_promoted(self, promoted: Iterable[tuple[str, str]], stamp: str) -> None:
+        """Replace the record of promoted journal facts (``memory/.promoted``)."""
+        with immediate(self.db):
+            self.db.execute("DELETE FROM promoted")
+            self.db.executemany("INSERT OR IGNORE INTO promoted VALUES (?, ?)", sorted(promoted))
+            self._set_stamp("promoted:", stamp)
 
     def held_journal(self) -> list[HeldEntry]:
         """Journal entries held out of recall, oldest day first."""
@@ -346,6 +367,8 @@ class IndexDB:
             "entities": "key",
             "mentions": "entity, ref_kind, ref",
             "links": "src, dst",
+            "lineage": "ref, topic",
+            "promoted": "source, digest",
         }
         for table in CONTENT_TABLES:
             rows = self.db.execute(f"SELECT * FROM {table} ORDER BY {orders[table]}").fetchall()

@@ -19,11 +19,13 @@ then re-ranked by recency and use::
 
 ``--since`` (from the start of the window it names), ``--until`` (to the end of its window),
 ``--kind`` and ``--entity`` are hard filters; archived and superseded topics appear only when
-asked for. Pure apart from reading the index connection it is given.
+asked for; a journal fact promoted into a topic is left to that topic. Pure apart from
+reading the index connection it is given.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import sqlite3
@@ -104,7 +106,12 @@ def recall_items(
     candidates = list(pool.values())
     if filters.entity:  # the filter reads them; otherwise only the items returned need them
         _fill_entities(db, candidates)
-    kept = [candidate for candidate in candidates if _passes(candidate.item, filters)]
+    promoted = _promoted(db, [c.item.source for c in candidates if c.item.stratum == "journal"])
+    kept = [
+        candidate
+        for candidate in candidates
+        if _passes(candidate.item, filters) and candidate.item.source not in promoted
+    ]
     uses = access([candidate.item.source for candidate in kept])
     scored = []
     for candidate in kept:
@@ -121,6 +128,32 @@ def recall_items(
         _with(candidate.item, score, tuple(arm for arm in ARM_WEIGHTS if arm in candidate.ranks))
         for score, candidate in best
     ]
+
+
+def _promoted(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
+    """The journal facts among ``sources`` that a topic has taken in.
+
+    A fact counts when ``memory/.promoted`` records this very text at this line (lines move
+    when notes are logged above ``## Retain``) and a topic's lineage names it. That topic
+    speaks for the fact in whatever state the wiki now holds it (merged, superseded, in
+    conflict): the journal line would be the same knowledge twice, or stale.
+    """
+    lines = []
+    for source in sources:
+        path, mark, line = source.rpartition("#L")
+        if mark and line.isdecimal():
+            lines.append([path, int(line)])
+    if not lines:
+        return set()
+    rows = db.execute(
+        "SELECT p.source FROM json_each(?) AS v"
+        " JOIN journal j ON j.source = json_extract(v.value, '$[0]')"
+        " AND j.line = json_extract(v.value, '$[1]')"
+        " JOIN promoted p ON p.source = j.source || '#L' || j.line AND p.digest = j.digest"
+        " WHERE EXISTS (SELECT 1 FROM lineage l WHERE l.ref = p.source)",
+        (json.dumps(lines),),
+    )
+    return {source for (source,) in rows}
 
 
 def _states(filters: RecallFilters) -> tuple[str, ...]:
