@@ -26,7 +26,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from memstrata.context.compile import Context, ContextItem, pack
-from memstrata.errors import MemstrataError
+from memstrata.errors import InputError, MemstrataError
 from memstrata.gate.verdicts import Verdict, verdict_name
 from memstrata.journal.log import LogWrite
 from memstrata.jsonable import to_jsonable
@@ -340,15 +340,23 @@ class MemoryTools:
         Call it only after the user has said how to rule. For a conflict, accept=true with keep
         'a' or 'b' keeps that side and marks the other superseded (kept, linked, never
         deleted); keep 'both' (or accept=false) keeps both sides as they are and clears the
-        conflict. For a quarantine, accept=true admits the text through the gate and
-        accept=false keeps it out. Returns the proposal with its status and ruling; a proposal
-        already ruled on is an error.
+        conflict. For a quarantine, accept=false keeps the text out; accepting one is refused
+        here: text that reads as instructions to a model is admitted only by the user, from
+        the command line (memstrata proposals accept ID). Returns the proposal with its status
+        and ruling; a proposal already ruled on is an error.
         """
-        return self._run(
-            lambda: to_jsonable(
-                self.memory.resolve_proposal(proposal_id, accept, keep, actor=agent or "agent")
-            )
-        )
+
+        def rule() -> dict[str, Any]:
+            # An agent steered by the very text in quarantine could otherwise admit it.
+            if accept and self.memory.proposal(proposal_id).kind == "quarantine":
+                raise InputError(
+                    f"{proposal_id} holds quarantined text: only the user admits it, with"
+                    f" `memstrata proposals accept {proposal_id}`; ask them to run it"
+                )
+            ruled = self.memory.resolve_proposal(proposal_id, accept, keep, actor=agent or "agent")
+            return to_jsonable(ruled)
+
+        return self._run(rule)
 
     def status(self, agent: Agent = None) -> ToolResult:
         """Show the workspace at a glance; not needed every turn.
