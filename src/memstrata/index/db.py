@@ -29,7 +29,7 @@ from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, immediate
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
