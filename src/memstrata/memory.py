@@ -53,6 +53,7 @@ from memstrata.recall.lexical import search_journal, search_topics
 from memstrata.recall.temporal import parse_since
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
+from memstrata.sqlite import file_identity
 from memstrata.wiki.index_file import RenderedIndex, read_index_file, render_index
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
@@ -146,7 +147,19 @@ class Memory:
 
     @property
     def index(self) -> IndexDB:
-        """The derived index, opened (and filled if it was made anew) on first use."""
+        """The derived index, opened (and filled if it was made anew) on first use.
+
+        Opened again when its file was replaced since (another process rebuilt it, a snapshot
+        was restored): a long-lived process (the MCP server) would otherwise read, and write
+        to, a deleted file for the rest of its life.
+        """
+        if (
+            self._index is not None
+            and not self.read_only
+            and file_identity(self._index.path) != self._index.identity
+        ):
+            # not closed here: a caller up the stack may still be reading from it
+            self._index, self._vectors = None, None
         if self._index is None:
             try:
                 # Under the lock: two processes must not create the schema at the same time.
@@ -161,6 +174,9 @@ class Memory:
 
     @property
     def raw(self) -> RawStore:
+        """The raw store, opened on first use and again when its file was replaced since."""
+        if self._raw is not None and file_identity(self._raw.path) != self._raw.identity:
+            self._raw = None
         if self._raw is None:
             try:
                 self._raw = open_raw_store(self.workspace.raw_db)

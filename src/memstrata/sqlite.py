@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from memstrata.errors import InputError, WorkspaceReadOnly
+
+#: a database file's identity: (device, inode), or None when there is no such file
+FileIdentity = tuple[int, int] | None
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -55,3 +59,13 @@ def immediate(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         connection.execute("ROLLBACK")
         raise
     connection.execute("COMMIT")
+
+
+def file_identity(path: Path) -> FileIdentity:
+    """Which file ``path`` names now: an open connection keeps reading a file that another
+    process deleted and made anew (a rebuild, a snapshot restore), so callers compare."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return (info.st_dev, info.st_ino)

@@ -1,3 +1,5 @@
+import os
+import shutil
 import sqlite3
 
 from memstrata import Memory
@@ -113,3 +115,39 @@ def test_index_holds_entities_and_facts(memory: Memory):
     assert counts["facts"] == 1
     entities = {row["key"] for row in memory.index.db.execute("SELECT key FROM entities")}
     assert {"ann", "peter"} <= entities
+
+
+def test_a_long_lived_memory_follows_a_rebuild_by_another_process(memory: Memory):
+    from tests.cli.process import run
+
+    memory.write_topic("people/ann", "# Ann\nLeads design.")
+    memory.write_topic("people/bo", "# Bo\nRuns billing.")
+    assert memory.recall("Ann design").items
+    shutil.rmtree(memory.workspace.topics_dir / "people" / "ann")
+    assert run("-w", str(memory.workspace.root), "rebuild").returncode == 0
+    # the index file was made anew: this process reads and writes the new one, not the old
+    assert "people/ann" not in [item.source for item in memory.recall("Ann design").items]
+    memory.write_topic("people/cy", "# Cy\nOwns the zeppelin fleet.")
+    with Memory(memory.workspace.root) as other:
+        assert other.index.db.execute("SELECT id FROM topics WHERE id = 'people/cy'").fetchone()
+
+
+def test_a_long_lived_memory_follows_a_raw_store_replaced_under_it(memory: Memory, tmp_path):
+    from memstrata.model import Session, Turn
+    from memstrata.raw.store import RawStore
+
+    when = "2025-11-20T10:00:00Z"
+    memory.raw.upsert(
+        Session("old", "test", "a", when, when, ""), [Turn("old", 0, "user", when, "plain tea")]
+    )
+    restored = RawStore(tmp_path / "restored.db")
+    restored.upsert(
+        Session("new", "test", "a", when, when, ""),
+        [Turn("new", 0, "user", when, "zeppelin maintenance window")],
+    )
+    restored.close()
+    # a copy moved in by hand while no write is pending (the log checkpointed and empty)
+    memory.raw.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    os.replace(tmp_path / "restored.db", memory.workspace.raw_db)
+
+    assert [hit.source for hit in memory.search_raw("zeppelin")] == ["new#0"]

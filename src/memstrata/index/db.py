@@ -27,7 +27,7 @@ from memstrata.journal.parse import ParsedJournal, find_entities
 from memstrata.journal.promoted import fact_digest
 from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
-from memstrata.sqlite import connect, immediate
+from memstrata.sqlite import connect, file_identity, immediate
 
 SCHEMA_VERSION = "8"
 
@@ -120,6 +120,8 @@ class IndexDB:
         self.path = path
         #: True when the file was missing or of another schema version and was made anew.
         self.recreated = recreated
+        #: the file this connection reads (see :func:`~memstrata.sqlite.file_identity`)
+        self.identity = file_identity(path)
 
     @classmethod
     def open_in_memory(cls) -> IndexDB:

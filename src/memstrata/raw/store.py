@@ -15,7 +15,7 @@ from pathlib import Path
 from memstrata.errors import InputError
 from memstrata.fts import TOKENIZE, match_expression, segment
 from memstrata.model import SearchHit, Session, Turn
-from memstrata.sqlite import connect, immediate
+from memstrata.sqlite import connect, file_identity, immediate
 
 SCHEMA_VERSION = 1
 
@@ -66,6 +66,8 @@ class RawStore:
         self.path = path
         self.readonly = readonly
         self.db = connect(path, readonly=readonly)
+        #: the file this connection reads (see :func:`~memstrata.sqlite.file_identity`)
+        self.identity = file_identity(path)
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise InputError(
