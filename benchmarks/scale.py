@@ -229,6 +229,13 @@ def ensure_workspace(
     if marker.exists():
         recorded = json.loads(marker.read_text())
         if recorded.get("recipe") == asdict(recipe):
+            # A newer index schema recreates the index on open: embed again before timing,
+            # or raw search would run without turn vectors (from the cache: no model time).
+            with Memory(root, clock=lambda: NOW, embedder=embedder) as memory:
+                if memory.index.recreated:
+                    note(f"{recipe.name}: index schema changed, re-indexing and re-embedding")
+                    memory.rebuild()  # embeds every topic, fact and raw turn
+                    memory.rank_raw("warm up", 1)
             return root, recorded["build"]
     if root.exists():
         shutil.rmtree(root)
