@@ -69,7 +69,7 @@ def sync_index(
         # Nothing can be recorded: index what the files say, as they are.
         _sync_topics(index, report, workspace, topics, read_only)
         _sync_journals(index, report, workspace, parse_journal_file)
-        _sync_promoted(index, workspace)
+        sync_promoted(index, workspace)
         return report
     with lock.held():
         topics.complete_pending()
@@ -77,7 +77,7 @@ def sync_index(
             _sync_topics(index, report, workspace, topics, read_only)
             index.set_meta("topics_scanned_at", f"{time.time():.3f}")
         _sync_journals(index, report, workspace, parse_journal_file)
-        _sync_promoted(index, workspace)
+        sync_promoted(index, workspace)
         if report.topics_removed or report.journals_removed:
             index.prune_entities()
     return report
@@ -150,7 +150,7 @@ def _sync_journals(
         report.journals_removed += 1
 
 
-def _sync_promoted(index: IndexDB, workspace: Workspace) -> None:
+def sync_promoted(index: IndexDB, workspace: Workspace) -> None:
     """Re-read ``memory/.promoted`` when it changed (one stat otherwise)."""
     stamp = stamp_files(str(workspace.memory_dir), (PROMOTED_FILE,))
     if index.stamps("promoted:").get("promoted:") != stamp:

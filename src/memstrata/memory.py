@@ -26,6 +26,7 @@ from memstrata.index_sync import (
     rewrite_index_json,
     stamp_files,
     sync_index,
+    sync_promoted,
     topic_scan_due,
 )
 from memstrata.journal.log import LogWrite, append_log
@@ -425,6 +426,9 @@ class Memory:
                 if not dry_run:
                     with self.lock.held():
                         append_line(record, key)
+        if results and not dry_run:
+            with self.lock.held():
+                sync_promoted(self.index, self.workspace)
         return results
 
     def journal_paths(self) -> list[Path]:

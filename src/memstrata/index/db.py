@@ -109,7 +109,16 @@ CREATE VIRTUAL TABLE IF NOT EXISTS raw_sessions_fts
 USING fts5(session_id UNINDEXED, body, tokenize='{TOKENIZE}')
 """
 
-CONTENT_TABLES = ("topics", "journal", "journal_held", "entities", "mentions", "links", "lineage")
+CONTENT_TABLES = (
+    "topics",
+    "journal",
+    "journal_held",
+    "entities",
+    "mentions",
+    "links",
+    "lineage",
+    "promoted",
+)
 
 
 class IndexDB:
