@@ -671,6 +671,10 @@ class Memory:
             include_archived=include_archived,
             include_superseded=include_superseded,
         )
+        if filters.since and filters.until and filters.since >= filters.until:
+            raise InputError(
+                f"--since {since!r} starts after --until {until!r} ends: no time lies between"
+            )
         notes: list[str] = []
         if len(query) > MAX_QUERY_CHARS:
             query = query[:MAX_QUERY_CHARS]

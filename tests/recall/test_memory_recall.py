@@ -46,6 +46,15 @@ def test_since_and_until_filter_by_time(demo: Memory):
     assert recent and all(item.time >= "2025-11-27" for item in recent)
     early = demo.recall("Ann", until="2025-11-25", k=50).items
     assert early and all(item.time[:10] <= "2025-11-25" for item in early)
+    [day] = {
+        item.time[:10] for item in demo.recall("Ann", since="2025-11-25", until="2025-11-25").items
+    }
+    assert day == "2025-11-25"  # one day: from its start to its end
+
+
+def test_a_since_after_the_until_is_a_clear_error(demo: Memory):
+    with pytest.raises(InputError, match="--since '2025-11-27' starts after --until"):
+        demo.recall("Ann", since="2025-11-27", until="2025-11-20")
 
 
 @pytest.mark.parametrize("day", ["2025-11-25", "November 25th", "25 November 2025"])
