@@ -22,6 +22,11 @@ def test_a_logged_instruction_is_written_but_held_out_of_recall(memory: Memory):
         assert written.path.name + f"#L{written.line}" not in " ".join(sources), query
     assert "French" not in memory.context("what did Bob say about French?").text
     assert memory.search("previous instructions French", include_raw=False) == []
+    # the day is re-indexed by every later log: the entry stays held, and is listed once
+    memory.log("shipped the release")
+    assert [held.source for held in memory.status().held] == [
+        f"memory/2025-11-27.md#L{written.line}"
+    ]
 
 
 def test_ordinary_imperatives_in_the_journal_are_recalled(memory: Memory):

@@ -268,13 +268,20 @@ class IndexDB:
         facts = {fact.line: fact for fact in parsed.facts}
         held: list[HeldEntry] = []
         with immediate(self.db):
+            # A log call re-indexes its whole day: entries screened before keep their verdict.
+            screened = dict(
+                self.db.execute(
+                    "SELECT text, '' FROM journal WHERE source = ?"
+                    " UNION ALL SELECT text, reason FROM journal_held WHERE source = ?",
+                    (source, source),
+                ).fetchall()
+            )
             self._delete_journal(source)
             for entry in parsed.entries:
                 fact = facts.get(entry.line)
                 text = redact_secrets(fact.text if fact else entry.text).text
-                verdict = detect_injection(text)
-                if verdict.is_injection:
-                    reason = "; ".join(verdict.reasons)
+                reason = screened[text] if text in screened else _held_reason(text)
+                if reason:
                     held.append(HeldEntry(entry.source, entry.day, text, reason))
                     self.db.execute(
                         "INSERT INTO journal_held VALUES (?, ?, ?, ?, ?)",
@@ -388,6 +395,12 @@ class IndexDB:
                 for row in rows
             ]
         return result
+
+
+def _held_reason(text: str) -> str:
+    """Why a journal entry must stay out of recall ("" when it may be recalled)."""
+    verdict = detect_injection(text)
+    return "; ".join(verdict.reasons) if verdict.is_injection else ""
 
 
 def _create_schema(db: sqlite3.Connection) -> None:
