@@ -39,6 +39,7 @@ from memstrata.model import (
     FactKind,
     HeldEntry,
     HistoryEntry,
+    Problem,
     Proposal,
     RecallResult,
     SearchHit,
@@ -90,6 +91,8 @@ class Status:
     held: tuple[HeldEntry, ...]
     raw_sessions: int
     raw_turns: int
+    #: files (or lines) that could not be read, so their knowledge is missing until fixed
+    problems: tuple[Problem, ...] = ()
 
 
 class Memory:
@@ -683,7 +686,11 @@ class Memory:
             # nothing to match: returning what lies nearest an empty vector would be noise
             notes.append("nothing to recall: the query has no words (give some, or a filter)")
             return RecallResult(query, (), tuple(notes))
-        self.refresh()
+        problems = self.refresh().problems
+        if problems:
+            shown = "; ".join(str(problem) for problem in problems[:3])
+            more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+            notes.append(f"not read, so not recalled until fixed: {shown}{more}")
         semantic = self._semantic_arm()
         if semantic is None:
             notes.append("semantic arm off (embeddings disabled): lexical, entity and temporal")
@@ -830,7 +837,7 @@ class Memory:
     # -- status --------------------------------------------------------------------------------
 
     def status(self) -> Status:
-        self.refresh()
+        report = self.sync()  # the full scan: a broken topic file is named at once
         by_state: dict[str, int] = {}
         for row in self.index.db.execute("SELECT state, COUNT(*) n FROM topics GROUP BY state"):
             by_state[row["state"]] = row["n"]
@@ -845,6 +852,7 @@ class Memory:
             held=tuple(self.index.held_journal()),
             raw_sessions=raw["sessions"],
             raw_turns=raw["turns"],
+            problems=tuple(report.problems),
         )
 
 

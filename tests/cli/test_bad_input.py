@@ -237,3 +237,13 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(ws: Path):
     os.close(write_end)
     assert process.returncode == 141  # 128 + SIGPIPE, what a shell reports for a closed pipe
     assert process.stderr.decode() == ""
+
+
+def test_a_journal_that_cannot_be_read_is_named_by_status_and_recall(ws: Path):
+    (ws / "memory" / "2025-11-20.md").write_bytes(b"# 2025-11-20\n\n- caf\xe9 with @Ann\n")
+    status = run("--workspace", str(ws), "status")
+    assert status.returncode == 0 and "Traceback" not in status.stderr
+    assert "problem:" in status.stderr and "2025-11-20.md:3: invalid UTF-8" in status.stderr
+    recall = run("--workspace", str(ws), "recall", "Ann")
+    assert recall.returncode == 0
+    assert "not recalled until fixed" in recall.stderr + recall.stdout

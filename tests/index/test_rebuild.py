@@ -89,6 +89,22 @@ def test_hand_edited_journals_are_picked_up(memory: Memory):
     assert memory.search("zeppelin", include_raw=False)[0].source == "memory/2025-11-27.md#L4"
 
 
+def test_files_that_cannot_be_read_are_named_by_recall_and_status(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nLeads design; drinks cortado.")
+    journal = memory.workspace.memory_dir / "2025-11-20.md"
+    journal.write_bytes(b"# 2025-11-20\n\n- caf\xe9 with @Ann\n")
+    (memory.workspace.topic_dir("people/ann") / "meta.json").write_text("{not json")
+
+    notes = " ".join(memory.recall("Ann cortado").notes)
+    assert "not recalled until fixed" in notes and "2025-11-20.md:3: invalid UTF-8" in notes
+    problems = [str(problem) for problem in memory.status().problems]
+    assert any("2025-11-20.md:3: invalid UTF-8" in problem for problem in problems)
+    assert any("people/ann/meta.json" in problem for problem in problems)
+    journal.write_text("# 2025-11-20\n\n- cafe with @Ann\n")
+    (memory.workspace.topic_dir("people/ann") / "meta.json").unlink()  # rewritten on read
+    assert memory.status().problems == ()
+
+
 def test_a_removed_topic_folder_leaves_the_index(memory: Memory):
     memory.write_topic("people/ann", "Ann likes zeppelins.")
     import shutil

@@ -60,6 +60,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"held: {entry.source}: reads as an instruction ({entry.reason})", err=True)
     if len(report.held) > HELD_SHOWN:
         click.echo(f"held: … and {len(report.held) - HELD_SHOWN} more (status --json)", err=True)
+    for problem in report.problems:
+        click.echo(f"problem: {problem}", err=True)
 
 
 def _status_dict(report: Status) -> dict[str, Any]:

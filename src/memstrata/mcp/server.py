@@ -364,7 +364,9 @@ class MemoryTools:
         Call it when asked about the memory itself or to find out why something is missing.
         Returns the workspace root; the rules files with their bytes against the resident
         budget (about 13 KB) and MEMORY.md's characters against its cap (3000); topics by
-        state; journal days and retain facts; raw sessions and turns; and `warnings`.
+        state; journal days and retain facts; raw sessions and turns; `warnings`; `held`, the
+        journal entries kept out of recall because they read as instructions to a model; and
+        `problems`, files that could not be read (their knowledge is missing until fixed).
         """
         return self._run(lambda: _with_agent(_status_payload(self.memory.status()), agent))
 
@@ -570,6 +572,8 @@ def _status_payload(status: Status) -> dict[str, Any]:
         "raw_sessions": status.raw_sessions,
         "raw_turns": status.raw_turns,
         "warnings": rules.warnings,
+        "held": len(status.held),
+        "problems": [str(problem) for problem in status.problems],
     }
 
 
