@@ -127,3 +127,15 @@ def test_a_long_lived_memory_recalls_before_and_after_its_first_write(workspace:
         assert memory.recall("coffee").items == ()
         written = memory.remember("Ann prefers cortado")
         assert [item.source for item in memory.recall("coffee Ann").items] == [written.topic_id]
+
+
+@pytest.mark.parametrize("query", ["Ann", "coffee last week", "Lisbon offsite", "login test UTC"])
+def test_the_best_k_are_the_first_k_of_a_longer_recall(demo: Memory, query: str):
+    # Re-ranking stops reading candidates that can no longer reach the k best: never a change.
+    def sources(k: int) -> list[str]:
+        result = demo.recall(query, k=k, record_access=False, record_metric=False)
+        return [item.source for item in result.items]
+
+    longest = sources(50)
+    for k in (1, 3, 5):
+        assert sources(k) == longest[:k]

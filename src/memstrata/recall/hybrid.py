@@ -25,6 +25,7 @@ reading the index connection it is given.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
@@ -42,6 +43,10 @@ from memstrata.recall.lexical import best_journal, best_topics
 from memstrata.recall.temporal import TimeWindow, find_time_windows
 
 RRF_K = 60
+#: re-ranking (module docstring): the most recency can add, a query window, each use's weight
+_RECENT_MAX = 1.25
+_WINDOW_FACTOR = 1.5
+_USE_WEIGHT = 0.1
 ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 1.0, "entity": 0.6, "temporal": 0.4}
 POOL = 50
 STALE_DAYS = 90
@@ -113,13 +118,26 @@ def recall_items(
         if _passes(candidate.item, filters) and candidate.item.source not in promoted
     ]
     uses = access([candidate.item.source for candidate in kept])
-    scored = []
-    for candidate in kept:
-        fused = sum(ARM_WEIGHTS[arm] / (RRF_K + rank) for arm, rank in candidate.ranks.items())
-        score = fused * _rerank(
-            candidate.item, uses.get(candidate.item.source), windows, now, stale_days
-        )
-        scored.append((round(score, 6), candidate))
+    fused = [
+        (sum(ARM_WEIGHTS[arm] / (RRF_K + rank) for arm, rank in c.ranks.items()), c) for c in kept
+    ]
+    fused.sort(key=lambda pair: -pair[0])
+    # No re-ranking factor exceeds this, so once a candidate's fused score times it falls
+    # below the k-th score so far, neither it nor any after it can enter: most are never read.
+    most = _RECENT_MAX * (_WINDOW_FACTOR if windows else 1.0)
+    most *= 1 + _USE_WEIGHT * math.log1p(max((use.count for use in uses.values()), default=0))
+    scored: list[tuple[float, _Candidate]] = []
+    top: list[float] = []  # the k best scores so far, smallest first (a heap)
+    for value, candidate in fused:
+        if len(top) == filters.k and round(value * most, 6) < top[0]:
+            break
+        use = uses.get(candidate.item.source)
+        score = round(value * _rerank(candidate.item, use, windows, now, stale_days), 6)
+        scored.append((score, candidate))
+        if len(top) < filters.k:
+            heapq.heappush(top, score)
+        elif score > top[0]:
+            heapq.heapreplace(top, score)
     scored.sort(key=lambda pair: (-pair[0], pair[1].item.source))
     best = scored[: filters.k]
     if not filters.entity:
@@ -390,7 +408,8 @@ def _topic_item(row: sqlite3.Row) -> RecallItem:
 
 
 def _fill_entities(db: sqlite3.Connection, candidates: Sequence[_Candidate]) -> None:
-    """Give each wiki candidate its entities (sorted by key), read in one query per chunk."""
+    """Give each candidate its entities: a topic's (sorted by key) read in one query per
+    chunk, a journal entry's found in its text."""
     ids = list(dict.fromkeys(c.item.source for c in candidates if c.item.stratum == "wiki"))
     names: dict[str, list[str]] = {}
     for start in range(0, len(ids), _CHUNK):
@@ -406,7 +425,9 @@ def _fill_entities(db: sqlite3.Connection, candidates: Sequence[_Candidate]) -> 
     for candidate in candidates:
         if candidate.item.stratum == "wiki":
             entities = tuple(names.get(candidate.item.source, ()))
-            candidate.item = replace(candidate.item, entities=entities)
+        else:
+            entities = find_entities(candidate.item.content)
+        candidate.item = replace(candidate.item, entities=entities)
 
 
 def _body(summary: str) -> str:
@@ -418,11 +439,12 @@ def _body(summary: str) -> str:
 
 
 def _journal_item(row: sqlite3.Row) -> RecallItem:
+    """A journal row as an item; its entities are filled in later, like a topic's."""
     return RecallItem(
         stratum="journal",
         kind=row["fact_kind"] or "note",
         time=row["day"],
-        entities=find_entities(row["text"]),
+        entities=(),
         content=row["text"],
         source=f"{row['source']}#L{row['line']}",
         score=0.0,
@@ -458,12 +480,12 @@ def _rerank(
     factor = 1.0
     if moment is not None:
         age_days = max(0.0, (now - moment).total_seconds() / 86400)
-        factor *= 1 + 0.25 * math.exp(-age_days / 30)
+        factor *= 1 + (_RECENT_MAX - 1) * math.exp(-age_days / 30)
         if any(window.contains(moment) for window in windows):
-            factor *= 1.5
+            factor *= _WINDOW_FACTOR
     last_used = parse_time(use.last) if use else moment
     if use:
-        factor *= 1 + 0.1 * math.log1p(use.count)
+        factor *= 1 + _USE_WEIGHT * math.log1p(use.count)
     if last_used is not None and now - last_used > timedelta(days=stale_days):
         factor *= 0.5
     return factor
