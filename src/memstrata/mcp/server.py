@@ -25,19 +25,23 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from memstrata.context.compile import Context, ContextItem, pack
 from memstrata.errors import InputError, MemstrataError
-from memstrata.gate.verdicts import Verdict, verdict_name
 from memstrata.journal.log import LogWrite
 from memstrata.jsonable import to_jsonable
-from memstrata.memory import Memory, Status
-from memstrata.model import RecallResult, SearchHit, Topic
+from memstrata.mcp.payloads import (
+    context_payload,
+    recall_payload,
+    search_payload,
+    status_payload,
+    topic_payload,
+    verdict_payload,
+    with_agent,
+)
+from memstrata.memory import Memory
 
 #: A tool's result: a JSON object, validated against ``{"type": "object"}`` by the SDK.
 ToolResult = Annotated[CallToolResult, dict[str, Any]]
 
-#: Search hits are shortened to this many characters before packing (raw turns can be long).
-SEARCH_TEXT_MAX_CHARS = 600
 
 INSTRUCTIONS = " ".join(
     """
@@ -114,7 +118,7 @@ class MemoryTools:
         was degraded or filtered. For a topic's detail page call get_topic with detail=true.
         """
         return self._run(
-            lambda: _recall_payload(
+            lambda: recall_payload(
                 self.memory.recall(
                     query,
                     k=k,
@@ -161,7 +165,7 @@ class MemoryTools:
         BM25 and their vectors.
         """
         return self._run(
-            lambda: _search_payload(
+            lambda: search_payload(
                 query,
                 self.memory.search_sessions(query, limit)
                 if sessions
@@ -215,7 +219,7 @@ class MemoryTools:
         (`redactions`). With dry_run=true nothing is written.
         """
         return self._run(
-            lambda: _verdict_payload(
+            lambda: verdict_payload(
                 self.memory.remember(
                     text,
                     topic=topic,
@@ -256,7 +260,7 @@ class MemoryTools:
         each channel `trimmed` to stay within its hard cap.
         """
         return self._run(
-            lambda: _context_payload(
+            lambda: context_payload(
                 self.memory.context(query, k=k, total_input_bytes=total_input_bytes), agent
             )
         )
@@ -279,7 +283,7 @@ class MemoryTools:
         (`has_detail` says whether there is one): ask for it only when the summary is not
         enough. An unknown id is an error naming it.
         """
-        return self._run(lambda: _topic_payload(self.memory.get_topic(topic_id), detail, agent))
+        return self._run(lambda: topic_payload(self.memory.get_topic(topic_id), detail, agent))
 
     def log(
         self,
@@ -319,7 +323,7 @@ class MemoryTools:
         """
         chosen = None if status == "all" else status
         return self._run(
-            lambda: _with_agent({"proposals": to_jsonable(self.memory.proposals(chosen))}, agent)
+            lambda: with_agent({"proposals": to_jsonable(self.memory.proposals(chosen))}, agent)
         )
 
     def resolve_proposal(
@@ -368,7 +372,7 @@ class MemoryTools:
         journal entries kept out of recall because they read as instructions to a model; and
         `problems`, files that could not be read (their knowledge is missing until fixed).
         """
-        return self._run(lambda: _with_agent(_status_payload(self.memory.status()), agent))
+        return self._run(lambda: with_agent(status_payload(self.memory.status()), agent))
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -470,124 +474,6 @@ def _add_rules_resource(server: MCPServer, tools: MemoryTools, relative: str) ->
         "the resident budget, about 13 KB). Empty when the file does not exist.",
         mime_type="text/markdown",
     )(lambda: tools.read_rules_file(relative))
-
-
-# -- payloads ----------------------------------------------------------------------------------
-
-
-def _recall_payload(result: RecallResult, budget_bytes: int, agent: str | None) -> dict[str, Any]:
-    items = [to_jsonable(item) for item in result.items]
-    kept, trimmed = _pack([(item["source"], item) for item in items], budget_bytes)
-    payload = {
-        "query": result.query,
-        "items": kept,
-        "notes": list(result.notes),
-        "budget_bytes": budget_bytes,
-        "trimmed": trimmed,
-    }
-    return _with_agent(payload, agent)
-
-
-def _search_payload(
-    query: str, hits: list[SearchHit], budget_bytes: int, agent: str | None
-) -> dict[str, Any]:
-    rows = []
-    for hit in hits:
-        row = to_jsonable(hit)
-        if len(hit.text) > SEARCH_TEXT_MAX_CHARS:
-            row["text"] = hit.text[: SEARCH_TEXT_MAX_CHARS - 1] + "…"
-        rows.append((hit.source, row))
-    kept, trimmed = _pack(rows, budget_bytes)
-    payload = {"query": query, "hits": kept, "budget_bytes": budget_bytes, "trimmed": trimmed}
-    return _with_agent(payload, agent)
-
-
-def _pack(
-    rows: list[tuple[str, dict[str, Any]]], budget_bytes: int
-) -> tuple[list[dict[str, Any]], list[str]]:
-    """Keep whole rows, best first, while their JSON fits ``budget_bytes``; name the rest."""
-    items = [
-        ContextItem("recall", str(number), _compact(row)) for number, (_, row) in enumerate(rows)
-    ]
-    channel = pack("recall", items, budget_bytes)
-    kept = [rows[int(item.label)][1] for item in channel.items]
-    return kept, [rows[int(label)][0] for label in channel.trimmed]
-
-
-def _verdict_payload(verdict: Verdict) -> dict[str, Any]:
-    return {"verdict": verdict_name(verdict), **to_jsonable(verdict)}
-
-
-def _context_payload(compiled: Context, agent: str | None) -> dict[str, Any]:
-    channels = {
-        channel.name: {
-            "bytes": channel.bytes,
-            "tokens": channel.tokens,
-            "budget_bytes": channel.budget_bytes,
-            "items": [item.label for item in channel.items],
-            "trimmed": list(channel.trimmed),
-        }
-        for channel in compiled.channels
-    }
-    payload = {
-        "text": compiled.text,
-        "bytes": compiled.bytes,
-        "tokens": compiled.tokens,
-        "channels": channels,
-    }
-    return _with_agent(payload, agent)
-
-
-def _topic_payload(topic: Topic, detail: bool, agent: str | None) -> dict[str, Any]:
-    payload: dict[str, Any] = {
-        "id": topic.id,
-        "title": topic.title,
-        "summary": topic.summary,
-        "state": topic.meta.state,
-        "meta": to_jsonable(topic.meta),
-        "has_detail": bool(topic.detail.strip()),
-    }
-    if detail:
-        payload["detail"] = topic.detail
-    return _with_agent(payload, agent)
-
-
-def _status_payload(status: Status) -> dict[str, Any]:
-    rules = status.rules
-    return {
-        "root": status.root,
-        "rules": {
-            "files": [
-                {"path": item.path, "bytes": item.bytes, "exists": item.exists}
-                for item in rules.files
-            ],
-            "total_bytes": rules.total_bytes,
-            "resident_budget_bytes": rules.resident_budget_bytes,
-            "memory_chars": rules.memory_chars,
-            "memory_cap_chars": rules.memory_cap_chars,
-        },
-        "topics_by_state": status.topics_by_state,
-        "journal_days": status.journal_days,
-        "facts": status.facts,
-        "raw_sessions": status.raw_sessions,
-        "raw_turns": status.raw_turns,
-        "warnings": rules.warnings,
-        "held": len(status.held),
-        "problems": [str(problem) for problem in status.problems],
-    }
-
-
-def _with_agent(payload: dict[str, Any], agent: str | None) -> dict[str, Any]:
-    """Echo a given ``agent`` and say, on the result, that nothing was filtered by it."""
-    if agent:
-        payload["agent"] = agent
-        notes = payload.setdefault("notes", [])
-        notes.append(f"agent {agent!r}: no agent views yet, results are not filtered by agent")
-    return payload
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _tool_error(message: str) -> CallToolResult:

@@ -1,0 +1,131 @@
+"""The JSON the MCP tools return: whole items packed into each channel's budget, and the
+echo of an ``agent`` (no agent views yet, and every result says so)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memstrata.context.compile import Context, ContextItem, pack
+from memstrata.gate.verdicts import Verdict, verdict_name
+from memstrata.jsonable import to_jsonable
+from memstrata.memory import Status
+from memstrata.model import RecallResult, SearchHit, Topic
+
+#: Search hits are shortened to this many characters before packing (raw turns can be long).
+SEARCH_TEXT_MAX_CHARS = 600
+
+
+def recall_payload(result: RecallResult, budget_bytes: int, agent: str | None) -> dict[str, Any]:
+    items = [to_jsonable(item) for item in result.items]
+    kept, trimmed = _pack([(item["source"], item) for item in items], budget_bytes)
+    payload = {
+        "query": result.query,
+        "items": kept,
+        "notes": list(result.notes),
+        "budget_bytes": budget_bytes,
+        "trimmed": trimmed,
+    }
+    return with_agent(payload, agent)
+
+
+def search_payload(
+    query: str, hits: list[SearchHit], budget_bytes: int, agent: str | None
+) -> dict[str, Any]:
+    rows = []
+    for hit in hits:
+        row = to_jsonable(hit)
+        if len(hit.text) > SEARCH_TEXT_MAX_CHARS:
+            row["text"] = hit.text[: SEARCH_TEXT_MAX_CHARS - 1] + "…"
+        rows.append((hit.source, row))
+    kept, trimmed = _pack(rows, budget_bytes)
+    payload = {"query": query, "hits": kept, "budget_bytes": budget_bytes, "trimmed": trimmed}
+    return with_agent(payload, agent)
+
+
+def _pack(
+    rows: list[tuple[str, dict[str, Any]]], budget_bytes: int
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Keep whole rows, best first, while their JSON fits ``budget_bytes``; name the rest."""
+    items = [
+        ContextItem("recall", str(number), _compact(row)) for number, (_, row) in enumerate(rows)
+    ]
+    channel = pack("recall", items, budget_bytes)
+    kept = [rows[int(item.label)][1] for item in channel.items]
+    return kept, [rows[int(label)][0] for label in channel.trimmed]
+
+
+def verdict_payload(verdict: Verdict) -> dict[str, Any]:
+    return {"verdict": verdict_name(verdict), **to_jsonable(verdict)}
+
+
+def context_payload(compiled: Context, agent: str | None) -> dict[str, Any]:
+    channels = {
+        channel.name: {
+            "bytes": channel.bytes,
+            "tokens": channel.tokens,
+            "budget_bytes": channel.budget_bytes,
+            "items": [item.label for item in channel.items],
+            "trimmed": list(channel.trimmed),
+        }
+        for channel in compiled.channels
+    }
+    payload = {
+        "text": compiled.text,
+        "bytes": compiled.bytes,
+        "tokens": compiled.tokens,
+        "channels": channels,
+    }
+    return with_agent(payload, agent)
+
+
+def topic_payload(topic: Topic, detail: bool, agent: str | None) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "id": topic.id,
+        "title": topic.title,
+        "summary": topic.summary,
+        "state": topic.meta.state,
+        "meta": to_jsonable(topic.meta),
+        "has_detail": bool(topic.detail.strip()),
+    }
+    if detail:
+        payload["detail"] = topic.detail
+    return with_agent(payload, agent)
+
+
+def status_payload(status: Status) -> dict[str, Any]:
+    rules = status.rules
+    return {
+        "root": status.root,
+        "rules": {
+            "files": [
+                {"path": item.path, "bytes": item.bytes, "exists": item.exists}
+                for item in rules.files
+            ],
+            "total_bytes": rules.total_bytes,
+            "resident_budget_bytes": rules.resident_budget_bytes,
+            "memory_chars": rules.memory_chars,
+            "memory_cap_chars": rules.memory_cap_chars,
+        },
+        "topics_by_state": status.topics_by_state,
+        "journal_days": status.journal_days,
+        "facts": status.facts,
+        "raw_sessions": status.raw_sessions,
+        "raw_turns": status.raw_turns,
+        "warnings": rules.warnings,
+        "held": len(status.held),
+        "problems": [str(problem) for problem in status.problems],
+    }
+
+
+def with_agent(payload: dict[str, Any], agent: str | None) -> dict[str, Any]:
+    """Echo a given ``agent`` and say, on the result, that nothing was filtered by it."""
+    if agent:
+        payload["agent"] = agent
+        notes = payload.setdefault("notes", [])
+        notes.append(f"agent {agent!r}: no agent views yet, results are not filtered by agent")
+    return payload
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
