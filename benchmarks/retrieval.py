@@ -16,16 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
-from memstrata.bench.harness import run_benchmark, score_locomo, score_longmemeval
 from memstrata.bench.latency import measure_latency
-from memstrata.bench.locomo import load_locomo
-from memstrata.bench.longmemeval import load_longmemeval
-from memstrata.bench.report import LOCOMO_COLUMNS, LONGMEMEVAL_COLUMNS, render_table
-from memstrata.providers.cache import CachedEmbedder
-from memstrata.providers.embedder import DEFAULT_EMBEDDER, Embedder, load_embedder
+from memstrata.bench.report import render_table
+from memstrata.bench.run import BenchmarkRun, progress_bar, run_retrieval
+from memstrata.errors import InputError
+from memstrata.providers.embedder import DEFAULT_EMBEDDER, load_embedder
 from memstrata.recall.turns import TurnWeights
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -50,34 +47,22 @@ def main() -> int:
     if args.benchmark == "latency":
         return _latency(args)
 
-    path = args.path or DEFAULT_PATHS[args.benchmark]
-    if args.benchmark == "locomo":
-        corpora = load_locomo(path, captions=not args.no_captions)[: args.limit]
-        scorer, columns = score_locomo, LOCOMO_COLUMNS
-    else:
-        corpora = load_longmemeval(path, args.limit)
-        scorer, columns = score_longmemeval, LONGMEMEVAL_COLUMNS
-
-    embedder: Embedder | None = None
-    fallback = ""
-    if args.embedder != "none":
-        choice = load_embedder(args.embedder)
-        embedder, fallback = choice.embedder, choice.fallback_reason
-        if args.embed_cache:
-            embedder = CachedEmbedder(embedder, args.embed_cache, cache_queries=False)
-    if fallback:
-        print(f"warning: {fallback}", file=sys.stderr)
-
-    started = time.perf_counter()
-    report = run_benchmark(
-        corpora, scorer, embedder, _weights(args.weights), on_corpus=_progress_bar()
+    run = BenchmarkRun(
+        args.benchmark,
+        args.path or DEFAULT_PATHS[args.benchmark],
+        args.embedder,
+        args.embed_cache,
+        args.limit,
+        _weights(args.weights),
+        captions=not args.no_captions,
     )
-    report["meta"].update(
-        benchmark=args.benchmark,
-        path=str(path),
-        total_s=round(time.perf_counter() - started, 1),
-        embedder_fallback=fallback,
-    )
+    try:
+        report, columns = run_retrieval(run, on_corpus=progress_bar())
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    if report["meta"]["embedder_fallback"]:
+        print(f"warning: {report['meta']['embedder_fallback']}", file=sys.stderr)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -113,20 +98,6 @@ def _weights(text: str) -> TurnWeights:
         if whole in values:
             values[whole] = int(values[whole])
     return TurnWeights(**values)  # type: ignore[arg-type]
-
-
-def _progress_bar():
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        filled = int(30 * done / total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
 
 
 if __name__ == "__main__":

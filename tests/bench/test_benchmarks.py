@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from memstrata.bench.harness import run_benchmark, score_locomo, score_longmemeval
 from memstrata.bench.locomo import _evidence_ids, load_locomo, parse_locomo_date
 from memstrata.bench.longmemeval import load_longmemeval, parse_longmemeval_date
@@ -76,3 +78,56 @@ def test_latency_run_reports_each_size_with_percentiles():
     assert report["sizes"]["200"]["turns"] == 200
     assert report["sizes"]["200"]["query_ms_p50"] <= report["sizes"]["200"]["query_ms_p95"]
     assert report["peak_rss_mb"] > 0
+
+
+def test_memstrata_bench_runs_locomo_from_the_command_line(shared_data):
+    from tests.cli.process import run
+
+    result = run(
+        "bench", "locomo", str(shared_data / "locomo" / "locomo_dev.json"),
+        "--limit", "1", "--embedder", "hashing", "--json",
+    )  # fmt: skip
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    for method in ("memstrata", "fts5"):
+        assert {"all", "1", "2", "3", "4", "5", "1-4"} <= set(report[method])
+        assert {"recall@5", "recall@10", "recall@20"} <= set(report[method]["all"])
+    assert report["meta"]["benchmark"] == "locomo"
+    assert "[" not in result.stderr  # no progress bar when stderr is not a terminal
+
+
+def test_memstrata_bench_prints_a_table_for_longmemeval(shared_data):
+    from tests.cli.process import run
+
+    path = shared_data / "longmemeval" / "longmemeval_s_dev60.json.gz"
+    result = run("bench", "longmemeval", str(path), "--limit", "1", "--embedder", "none")
+
+    assert result.returncode == 0, result.stderr
+    assert "memstrata" in result.stdout and "fts5" in result.stdout
+    assert "s_rec_all@5" in result.stdout and "t_rec_all@10" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        (b'[{"conversation": 1', ":1: not valid JSON"),
+        (b'[{"sample_id": 1}]', "not a locomo file"),
+        (b"\xff\xfe", "cannot be read"),
+        (b"[]", "no questions with evidence"),
+    ],
+)
+def test_memstrata_bench_names_a_file_it_cannot_use(tmp_path, content, message):
+    from tests.cli.process import run
+
+    path = tmp_path / "data.json"
+    if content is not None:
+        path.write_bytes(content)
+
+    result = run("bench", "locomo", str(path))
+
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert str(path) in line and message in line

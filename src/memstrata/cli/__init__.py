@@ -27,6 +27,7 @@ COMMAND_MODULES: dict[str, str] = {
     "remember": "gate", "proposals": "gate", "promote": "gate",
     "garden": "maintain", "ledger": "maintain", "snapshot": "maintain", "tick": "maintain",
     "mcp": "serve", "serve": "serve", "hooks": "hooks", "hook": "hooks",
+    "bench": "bench",
 }  # fmt: skip
 
 

@@ -1,0 +1,101 @@
+"""One retrieval benchmark run from a data file: load, embed, search, score, beside FTS5.
+
+Shared by ``memstrata bench`` and ``benchmarks/retrieval.py``. A file that is missing, is not
+JSON, or is not in the benchmark's shape is an :class:`~memstrata.errors.InputError` naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memstrata.bench.corpus import Corpus
+from memstrata.bench.harness import Scorer, run_benchmark, score_locomo, score_longmemeval
+from memstrata.bench.locomo import load_locomo
+from memstrata.bench.longmemeval import load_longmemeval
+from memstrata.bench.report import LOCOMO_COLUMNS, LONGMEMEVAL_COLUMNS
+from memstrata.errors import InputError
+from memstrata.providers.cache import CachedEmbedder
+from memstrata.providers.embedder import Embedder, load_embedder
+from memstrata.recall.turns import TurnWeights
+
+BENCHMARKS = ("locomo", "longmemeval")
+
+
+@dataclass(frozen=True, slots=True)
+class BenchmarkRun:
+    """What to run: which benchmark on which file, with which embedder."""
+
+    benchmark: str
+    path: Path
+    #: an embedder spec (:func:`~memstrata.providers.embedder.load_embedder`) or ``none``
+    embedder: str
+    embed_cache: Path | None = None
+    limit: int | None = None
+    weights: TurnWeights | None = None
+    captions: bool = True
+
+
+def run_retrieval(
+    run: BenchmarkRun, on_corpus: Callable[[int, int], None] | None = None
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The report (blocks ``memstrata`` and ``fts5``, and ``meta``) and its table's columns."""
+    corpora, scorer, columns = _load(run)
+    if not corpora:
+        raise InputError(f"{run.path}: no questions with evidence to score")
+    embedder: Embedder | None = None
+    fallback = ""
+    if run.embedder != "none":
+        choice = load_embedder(run.embedder)
+        embedder, fallback = choice.embedder, choice.fallback_reason
+        if run.embed_cache is not None:
+            embedder = CachedEmbedder(embedder, run.embed_cache, cache_queries=False)
+    started = time.perf_counter()
+    report = run_benchmark(corpora, scorer, embedder, run.weights, on_corpus=on_corpus)
+    report["meta"].update(
+        benchmark=run.benchmark,
+        path=str(run.path),
+        total_s=round(time.perf_counter() - started, 1),
+        embedder_fallback=fallback,
+    )
+    return report, columns
+
+
+def progress_bar() -> Callable[[int, int], None] | None:
+    """A bar on stderr when it is a terminal (``None`` otherwise: logs stay clean)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        filled = int(30 * done / total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def _load(run: BenchmarkRun) -> tuple[list[Corpus], Scorer, tuple[str, ...]]:
+    if run.benchmark not in BENCHMARKS:
+        raise InputError(f"unknown benchmark {run.benchmark!r}; expected one of {BENCHMARKS}")
+    if not run.path.is_file():
+        raise InputError(f"{run.path}: {'not a file' if run.path.exists() else 'no such file'}")
+    try:
+        if run.benchmark == "locomo":
+            corpora = load_locomo(run.path, captions=run.captions)[: run.limit]
+            return corpora, score_locomo, LOCOMO_COLUMNS
+        return load_longmemeval(run.path, run.limit), score_longmemeval, LONGMEMEVAL_COLUMNS
+    except json.JSONDecodeError as error:
+        raise InputError(f"{run.path}:{error.lineno}: not valid JSON ({error.msg})") from error
+    except (UnicodeDecodeError, OSError, EOFError) as error:
+        raise InputError(f"{run.path}: cannot be read ({error})") from error
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise InputError(
+            f"{run.path}: not a {run.benchmark} file ({type(error).__name__}: {error})"
+        ) from error

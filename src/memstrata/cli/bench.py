@@ -1,0 +1,65 @@
+"""``memstrata bench``: the retrieval benchmarks on a data file, memstrata beside FTS5."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from memstrata.bench.run import BENCHMARKS, BenchmarkRun, progress_bar, run_retrieval
+from memstrata.providers.embedder import DEFAULT_EMBEDDER
+
+
+@click.command()
+@click.argument("benchmark", type=click.Choice(BENCHMARKS))
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--embedder",
+    default=DEFAULT_EMBEDDER,
+    show_default=True,
+    help="Embedder spec (use-multilingual, e5-small, hashing, openai:…), or none: lexical only.",
+)
+@click.option(
+    "--embed-cache",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="SQLite file keeping passage embeddings between runs.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Only the first N conversations (LoCoMo) or questions (LongMemEval).",
+)
+def bench(
+    benchmark: str,
+    path: Path,
+    as_json: bool,
+    embedder: str,
+    embed_cache: Path | None,
+    limit: int | None,
+) -> None:
+    """Run a retrieval benchmark on PATH: memstrata's search beside plain SQLite FTS5.
+
+    Each LoCoMo conversation or LongMemEval question gets a fresh workspace in a temporary
+    folder, its turns ingested as raw sessions with their dates; both methods then answer
+    every question. Prints recall@k per category (LongMemEval: recall_all, recall_any and
+    ndcg_any at session and turn level), a progress bar on a terminal.
+
+    Example: memstrata bench locomo locomo10.json --json
+    """
+    run = BenchmarkRun(benchmark, path, embedder, embed_cache, limit)
+    report, columns = run_retrieval(run, on_corpus=progress_bar())
+    if report["meta"]["embedder_fallback"]:
+        click.echo(f"warning: {report['meta']['embedder_fallback']}", err=True)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    from memstrata.bench.report import render_table
+
+    click.echo(render_table(report, columns))
+
+
+COMMANDS = (bench,)
