@@ -42,6 +42,12 @@ def main() -> int:
     parser.add_argument("--limit", type=int, help="only the first N corpora")
     parser.add_argument("--weights", default="", help="e.g. lexical=1,neighbour=0.3,semantic=0.5")
     parser.add_argument("--no-captions", action="store_true", help="LoCoMo: drop photo captions")
+    parser.add_argument(
+        "--through",
+        choices=("raw", "recall"),
+        default="raw",
+        help="raw: turns as raw sessions (search); recall: as journal entries (recall)",
+    )
     parser.add_argument("--sizes", default="1000,10000,100000", help="latency: store sizes")
     args = parser.parse_args()
     if args.benchmark == "latency":
@@ -55,6 +61,7 @@ def main() -> int:
         args.limit,
         _weights(args.weights),
         captions=not args.no_captions,
+        through=args.through,
     )
     try:
         report, columns = run_retrieval(run, on_corpus=progress_bar())

@@ -19,6 +19,7 @@ from memstrata.bench.corpus import Corpus, Question, ranked_keys
 from memstrata.bench.fts5 import Fts5Baseline
 from memstrata.bench.metrics import Tally, locomo_scores, longmemeval_scores, percentile
 from memstrata.memory import SESSION_TURN_POOL, Memory
+from memstrata.model import Turn
 from memstrata.providers.embedder import Embedder
 from memstrata.recall.turns import TurnWeights
 from memstrata.workspace.layout import init_workspace
@@ -26,6 +27,8 @@ from memstrata.workspace.layout import init_workspace
 DEPTH = 20
 # Sessions are ranked over this many turns, as Memory.search_sessions does.
 TURN_POOL = SESSION_TURN_POOL
+# Items recalled per question through the injected path (enough for 20 distinct sessions).
+RECALL_K = 100
 
 Scorer = Callable[[list[str], set[str], str], dict[str, float]]
 
@@ -81,6 +84,56 @@ class MemstrataRetriever:
         self.memory.close()
 
 
+class RecallRetriever:
+    """The injected path: each turn a bullet of its day's journal, each question through
+    ``Memory.recall`` (what ``memstrata recall`` and the context's recall channel return).
+
+    A LongMemEval session ranks by its best recalled turn. Nothing is recorded as accessed,
+    so every item is "unaccessed" and its age counts as it would for a fresh memory.
+    """
+
+    name = "memstrata"
+
+    def __init__(
+        self, root: Path, corpus: Corpus, embedder: Embedder | None, weights: TurnWeights
+    ) -> None:
+        init_workspace(root)
+        self.corpus = corpus
+        days: dict[str, list[Turn]] = {}
+        for _, turns in corpus.sessions:
+            for turn in turns:
+                days.setdefault(turn.time[:10], []).append(turn)
+        #: journal source (memory/<day>.md#L<n>) -> the turn's source (session#idx)
+        self.turn_of: dict[str, str] = {}
+        for day, turns in sorted(days.items()):
+            lines = [f"# {day}", ""]
+            for turn in turns:
+                self.turn_of[f"memory/{day}.md#L{len(lines) + 1}"] = (
+                    f"{turn.session_id}#{turn.index}"
+                )
+                lines.append("- " + " ".join(turn.text.split()))
+            (root / "memory" / f"{day}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        self.memory = Memory(root, embedder=embedder, embeddings=embedder is not None)
+        self.memory.rebuild()  # indexes and embeds every entry, so timings are queries only
+
+    def search(self, question: Question) -> dict[str, list[str]]:
+        self.memory.clock = lambda: question.now
+        result = self.memory.recall(
+            question.text, k=TURN_POOL // 10, record_access=False, record_metric=False
+        )
+        sources = [
+            self.turn_of[item.source] for item in result.items if item.source in self.turn_of
+        ]
+        ranked = {"turn": ranked_keys(sources, self.corpus.keys["turn"])[:DEPTH]}
+        if "session" in self.corpus.levels:
+            sessions = [source.rpartition("#")[0] for source in sources]
+            ranked["session"] = list(dict.fromkeys(sessions))[:DEPTH]
+        return ranked
+
+    def close(self) -> None:
+        self.memory.close()
+
+
 class BaselineRetriever:
     """The FTS5 baseline over the benchmark's own documents, one table per level."""
 
@@ -103,15 +156,21 @@ def run_benchmark(
     embedder: Embedder | None,
     weights: TurnWeights | None = None,
     on_corpus: Callable[[int, int], None] | None = None,
+    through: str = "raw",
 ) -> dict[str, Any]:
-    """Score memstrata and FTS5 on every question of every corpus; a block per method."""
+    """Score memstrata and FTS5 on every question of every corpus; a block per method.
+
+    ``through="raw"`` searches the turns as raw sessions (``memstrata search``),
+    ``"recall"`` as journal entries through recall (:class:`RecallRetriever`).
+    """
     weights = weights or TurnWeights()
+    make_memstrata = {"raw": MemstrataRetriever, "recall": RecallRetriever}[through]
     runs = {"memstrata": MethodRun(), "fts5": MethodRun()}
     questions = 0
     for number, corpus in enumerate(corpora, start=1):
         with tempfile.TemporaryDirectory(prefix="memstrata-bench-") as folder:
             started = time.perf_counter()
-            memstrata = MemstrataRetriever(Path(folder) / "ws", corpus, embedder, weights)
+            memstrata = make_memstrata(Path(folder) / "ws", corpus, embedder, weights)
             runs["memstrata"].index_s += time.perf_counter() - started
             started = time.perf_counter()
             baseline = BaselineRetriever(corpus)
@@ -139,6 +198,7 @@ def run_benchmark(
         "questions": questions,
         "embedder": embedder.name if embedder is not None else "none",
         "weights": asdict(weights),
+        "through": through,
     }
     return report
 

@@ -39,6 +39,9 @@ class BenchmarkRun:
     limit: int | None = None
     weights: TurnWeights | None = None
     captions: bool = True
+    #: ``raw``: the turns as raw sessions (``memstrata search``); ``recall``: as journal
+    #: entries through ``memstrata recall``, the path into the context
+    through: str = "raw"
 
 
 def run_retrieval(
@@ -56,7 +59,9 @@ def run_retrieval(
         if run.embed_cache is not None:
             embedder = CachedEmbedder(embedder, run.embed_cache, cache_queries=False)
     started = time.perf_counter()
-    report = run_benchmark(corpora, scorer, embedder, run.weights, on_corpus=on_corpus)
+    report = run_benchmark(
+        corpora, scorer, embedder, run.weights, on_corpus=on_corpus, through=run.through
+    )
     report["meta"].update(
         benchmark=run.benchmark,
         path=str(run.path),

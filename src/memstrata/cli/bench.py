@@ -33,6 +33,14 @@ from memstrata.providers.embedder import DEFAULT_EMBEDDER
     default=None,
     help="Only the first N conversations (LoCoMo) or questions (LongMemEval).",
 )
+@click.option(
+    "--through",
+    type=click.Choice(("raw", "recall")),
+    default="raw",
+    show_default=True,
+    help="raw: the turns as raw sessions, ranked by search; recall: as journal entries, "
+    "ranked by recall (what the context injects).",
+)
 def bench(
     benchmark: str,
     path: Path,
@@ -40,6 +48,7 @@ def bench(
     embedder: str,
     embed_cache: Path | None,
     limit: int | None,
+    through: str,
 ) -> None:
     """Run a retrieval benchmark on PATH: memstrata's search beside plain SQLite FTS5.
 
@@ -50,7 +59,7 @@ def bench(
 
     Example: memstrata bench locomo locomo10.json --json
     """
-    run = BenchmarkRun(benchmark, path, embedder, embed_cache, limit)
+    run = BenchmarkRun(benchmark, path, embedder, embed_cache, limit, through=through)
     report, columns = run_retrieval(run, on_corpus=progress_bar())
     if report["meta"]["embedder_fallback"]:
         click.echo(f"warning: {report['meta']['embedder_fallback']}", err=True)
