@@ -97,14 +97,19 @@ def test_an_unknown_kind_is_a_clear_error(memory: Memory):
         memory.recall("x", kind="gossip")
 
 
-def test_old_unaccessed_items_are_demoted(workspace: Path):
+def test_old_unaccessed_items_are_demoted_but_relevance_decides(workspace: Path):
     with Memory(workspace, clock=lambda: datetime(2025, 1, 1, tzinfo=UTC)) as memory:
         memory.write_topic("world/old", "# Zeppelin A\nzeppelin facts")
+        memory.write_topic("world/hangar", "# Hangar\nthe zeppelin hangar in Friedrichshafen")
     with Memory(workspace, clock=lambda: datetime(2025, 12, 1, tzinfo=UTC)) as memory:
         memory.write_topic("world/new", "# Zeppelin B\nzeppelin facts")
-        items = memory.recall("zeppelin facts").items
+        # as relevant: the recent one first, and only just (recency breaks ties)
+        items = memory.recall("zeppelin facts", k=2).items
         assert [item.source for item in items] == ["world/new", "world/old"]
-        assert items[0].score > 2 * items[1].score
+        assert 1.0 < items[0].score / items[1].score < 1.2
+        # a year-old item that answers the question outranks a new one that does not
+        [first, *_] = memory.recall("zeppelin hangar Friedrichshafen").items
+        assert first.source == "world/hangar"
 
 
 @pytest.mark.parametrize("query", ["", "   ", "?!.,", "😀 👍"])
