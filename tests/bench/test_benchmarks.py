@@ -131,3 +131,15 @@ def test_memstrata_bench_names_a_file_it_cannot_use(tmp_path, content, message):
     assert "Traceback" not in result.stderr
     [line] = result.stderr.strip().splitlines()
     assert str(path) in line and message in line
+
+
+def test_a_run_through_recall_scores_what_the_context_would_inject(shared_data):
+    corpora = load_locomo(shared_data / "locomo" / "locomo_dev.json")[:1]
+
+    report = run_benchmark(corpora, score_locomo, None, through="recall")
+
+    assert report["meta"]["through"] == "recall"
+    block = report["memstrata"]["all"]
+    assert block["n"] == report["fts5"]["all"]["n"] == report["meta"]["questions"]
+    # lexical recall over the same entries finds at least what plain FTS5 finds
+    assert block["recall@10"] >= report["fts5"]["all"]["recall@10"] - 0.05
