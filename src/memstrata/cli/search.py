@@ -142,23 +142,7 @@ def context(
     """
     compiled = open_memory(ctx).context(query, total_input_bytes=total_input_bytes)
     if as_json:
-        echo_json(
-            {
-                "text": compiled.text,
-                "bytes": compiled.bytes,
-                "tokens": compiled.tokens,
-                "channels": {
-                    channel.name: {
-                        "bytes": channel.bytes,
-                        "tokens": channel.tokens,
-                        "budget_bytes": channel.budget_bytes,
-                        "items": [item.label for item in channel.items],
-                        "trimmed": list(channel.trimmed),
-                    }
-                    for channel in compiled.channels
-                },
-            }
-        )
+        echo_json(compiled.as_json())
         return
     click.echo(compiled.text)
     sizes = ", ".join(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from memstrata.config import BudgetsConfig
 from memstrata.errors import BudgetExceeded
@@ -76,6 +77,24 @@ class Context:
     @property
     def tokens(self) -> int:
         return sum(channel.tokens for channel in self.channels)
+
+    def as_json(self) -> dict[str, Any]:
+        """The compiled context as ``memstrata context --json`` and the MCP tool return it."""
+        return {
+            "text": self.text,
+            "bytes": self.bytes,
+            "tokens": self.tokens,
+            "channels": {
+                channel.name: {
+                    "bytes": channel.bytes,
+                    "tokens": channel.tokens,
+                    "budget_bytes": channel.budget_bytes,
+                    "items": [item.label for item in channel.items],
+                    "trimmed": list(channel.trimmed),
+                }
+                for channel in self.channels
+            },
+        }
 
 
 def recall_line(item: RecallItem) -> str:

@@ -60,23 +60,7 @@ def verdict_payload(verdict: Verdict) -> dict[str, Any]:
 
 
 def context_payload(compiled: Context, agent: str | None) -> dict[str, Any]:
-    channels = {
-        channel.name: {
-            "bytes": channel.bytes,
-            "tokens": channel.tokens,
-            "budget_bytes": channel.budget_bytes,
-            "items": [item.label for item in channel.items],
-            "trimmed": list(channel.trimmed),
-        }
-        for channel in compiled.channels
-    }
-    payload = {
-        "text": compiled.text,
-        "bytes": compiled.bytes,
-        "tokens": compiled.tokens,
-        "channels": channels,
-    }
-    return with_agent(payload, agent)
+    return with_agent(compiled.as_json(), agent)
 
 
 def topic_payload(topic: Topic, detail: bool, agent: str | None) -> dict[str, Any]:
