@@ -27,8 +27,9 @@ from memstrata.workspace.layout import init_workspace
 DEPTH = 20
 # Sessions are ranked over this many turns, as Memory.search_sessions does.
 TURN_POOL = SESSION_TURN_POOL
-# Items recalled per question through the injected path (enough for 20 distinct sessions).
-RECALL_K = 100
+# Items recalled per question through the injected path: the turn metrics read the first
+# DEPTH, and a LongMemEval session ranks by its best turn among these.
+RECALL_K = 30
 
 Scorer = Callable[[list[str], set[str], str], dict[str, float]]
 
@@ -119,7 +120,7 @@ class RecallRetriever:
     def search(self, question: Question) -> dict[str, list[str]]:
         self.memory.clock = lambda: question.now
         result = self.memory.recall(
-            question.text, k=TURN_POOL // 10, record_access=False, record_metric=False
+            question.text, k=RECALL_K, record_access=False, record_metric=False
         )
         sources = [
             self.turn_of[item.source] for item in result.items if item.source in self.turn_of

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from memstrata.bench.report import render_table
 from memstrata.bench.run import BENCHMARKS, BenchmarkRun, progress_bar, run_retrieval
 from memstrata.providers.embedder import DEFAULT_EMBEDDER
 
@@ -66,8 +67,6 @@ def bench(
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
-    from memstrata.bench.report import render_table
-
     click.echo(render_table(report, columns))
 
 

@@ -7,9 +7,9 @@ Arms, each a ranked list of item sources:
 - **entity**: items mentioning an ``@name`` of the query or a known entity named in it;
 - **temporal**: items inside a time expression of the query ("last week", "in November 2025").
 
-Fusion is by score, as in the raw-turn ranking: BM25 (negated) and cosine each min-max scaled
-over the candidates (x̂; 0 for an item the arm did not find), the entity and temporal arms as
-membership::
+Fusion is by score, as in the raw-turn ranking: BM25 (negated) and cosine each as a share of
+the best among the candidates (x̂; 0 for an item the arm did not find), the entity and temporal
+arms as membership::
 
     fused(d) = lex̂(d) + 0.5·coŝ(d) + 0.3·[entity arm found d] + 0.3·[temporal arm found d]
 
@@ -189,11 +189,7 @@ def _promoted(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
     speaks for the fact in whatever state the wiki now holds it (merged, superseded, in
     conflict): the journal line would be the same knowledge twice, or stale.
     """
-    lines = []
-    for source in sources:
-        path, mark, line = source.rpartition("#L")
-        if mark and line.isdecimal():
-            lines.append([path, int(line)])
+    lines = _journal_lines(sources)
     if not lines:
         return set()
     rows = db.execute(
@@ -405,11 +401,7 @@ def items_for_sources(db: sqlite3.Connection, sources: Sequence[str]) -> dict[st
 def _journal_rows(db: sqlite3.Connection, sources: Sequence[str]) -> list[sqlite3.Row]:
     """The journal rows of sources ``<file>#L<line>``, one index lookup each (unparsable
     sources are skipped)."""
-    lines = []
-    for source in sources:
-        path, mark, line = source.rpartition("#L")
-        if mark and line.isdecimal():
-            lines.append((path, int(line)))
+    lines = _journal_lines(sources)
     found: list[sqlite3.Row] = []
     for start in range(0, len(lines), _CHUNK):
         chunk = lines[start : start + _CHUNK]
@@ -421,6 +413,16 @@ def _journal_rows(db: sqlite3.Connection, sources: Sequence[str]) -> list[sqlite
             [value for pair in chunk for value in pair],
         ).fetchall()
     return found
+
+
+def _journal_lines(sources: Sequence[str]) -> list[tuple[str, int]]:
+    """``(file, line)`` of each journal source ``<file>#L<line>``; others are skipped."""
+    lines = []
+    for source in sources:
+        path, mark, line = source.rpartition("#L")
+        if mark and line.isdecimal():
+            lines.append((path, int(line)))
+    return lines
 
 
 def _add(pool: dict[str, _Candidate], items: Sequence[RecallItem]) -> list[str]:
