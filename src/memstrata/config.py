@@ -60,6 +60,10 @@ class RecallConfig:
     #: through an approximate index (IVF side file) once rebuild or tick built it: exact search
     #: loads every row into a fresh process (~1 s and 45 MB at 20k; docs/benchmarks-ann.md)
     ann_min_vectors: int = 20_000
+    #: an item only the semantic arm found is recalled from this cosine up; 0 = no floor, the
+    #: default, since the offline models do not separate unrelated from related memories by
+    #: cosine (benchmarks/relevance.py suggests a floor for an embedder)
+    min_similarity: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

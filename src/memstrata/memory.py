@@ -706,6 +706,7 @@ class Memory:
             self.access.get,
             semantic=semantic,
             stale_days=self.config.recall.stale_after_days,
+            semantic_floor=self.config.recall.min_similarity,
         )
         if record_access and items and not self.read_only:
             self.access.record([item.source for item in items], to_iso(now))

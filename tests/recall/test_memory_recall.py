@@ -144,3 +144,20 @@ def test_the_best_k_are_the_first_k_of_a_longer_recall(demo: Memory, query: str)
     longest = sources(50)
     for k in (1, 3, 5):
         assert sources(k) == longest[:k]
+
+
+def test_min_similarity_keeps_out_what_only_nearness_found(workspace: Path):
+    # No shared word: only the semantic arm links the question to the topic.
+    question = "what animal do they keep at home"
+    with Memory(workspace) as memory:
+        memory.write_topic("world/biscuit", "# Biscuit\nOur dog Biscuit is a three-year-old beagle")
+        nearest = memory.recall(question).items
+        assert [(item.source, item.arms) for item in nearest] == [("world/biscuit", ("semantic",))]
+
+    config = workspace / "memstrata.toml"
+    edited = config.read_text().replace("min_similarity = 0.0", "min_similarity = 0.9")
+    config.write_text(edited)
+    with Memory(workspace) as memory:
+        assert memory.recall(question).items == ()
+        # an item another arm found is never held back by the floor
+        assert [item.source for item in memory.recall("beagle").items] == ["world/biscuit"]

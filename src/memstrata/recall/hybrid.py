@@ -103,8 +103,13 @@ def recall_items(
     access: Callable[[Sequence[str]], Mapping[str, Access]],
     semantic: SemanticArm | None = None,
     stale_days: int = STALE_DAYS,
+    semantic_floor: float = 0.0,
 ) -> list[RecallItem]:
-    """Rank wiki and journal items for ``query`` and return the best ``filters.k``."""
+    """Rank wiki and journal items for ``query`` and return the best ``filters.k``.
+
+    An item that only the semantic arm found is left out when its cosine is under
+    ``semantic_floor`` (``[recall] min_similarity``; 0, no floor, by default).
+    """
     states = _states(filters)
     pool: dict[str, _Candidate] = {}
     windows = find_time_windows(query, now)
@@ -125,7 +130,9 @@ def recall_items(
     kept = [
         candidate
         for candidate in candidates
-        if _passes(candidate.item, filters) and candidate.item.source not in promoted
+        if _passes(candidate.item, filters)
+        and candidate.item.source not in promoted
+        and not _too_far(candidate, semantic_floor)
     ]
     uses = access([candidate.item.source for candidate in kept])
     fused = _fused(kept)
@@ -153,6 +160,11 @@ def recall_items(
         _with(candidate.item, score, tuple(arm for arm in ARM_WEIGHTS if arm in candidate.ranks))
         for score, candidate in best
     ]
+
+
+def _too_far(candidate: _Candidate, floor: float) -> bool:
+    """Found by nearness alone, and not near enough."""
+    return candidate.ranks.keys() == {"semantic"} and candidate.scores["semantic"] < floor
 
 
 def _fused(candidates: Sequence[_Candidate]) -> list[tuple[float, _Candidate]]:
