@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from memstrata import Memory
-from memstrata.gate.admit import auto_topic_id, statements_of
+from memstrata.gate.admit import auto_topic_id, statements_of, with_subject
 from memstrata.gate.verdicts import (
     Admitted,
     Conflicted,
@@ -155,6 +155,25 @@ def test_a_changed_sentence_in_a_page_is_replaced_and_history_keeps_the_old(
     assert "cortado" in mem.topic_history("people/ann")[-1].reason
 
 
+def test_a_page_sentence_without_its_subject_is_updated_by_a_fact_naming_it(
+    mem: Memory, clock: Clock
+):
+    # The page leaves its subject to the heading: "Drinks a flat white" is Ann Weber's.
+    page = "# Ann Weber\nDesign lead. Drinks a flat white with oat milk; prefers short reviews.\n"
+    mem.write_topic("people/ann", page)
+    clock.advance()
+
+    other = mem.remember("Peter drinks a flat white with oat milk")
+    update = mem.remember("Ann now drinks cortado, not flat white")
+
+    assert isinstance(other, Admitted) and other.topic_id != "people/ann"
+    assert isinstance(update, Superseded) and update.topic_id == "people/ann"
+    summary = mem.get_topic("people/ann").summary
+    # only the clause that changed is replaced: the one after the semicolon stays
+    assert "oat milk" not in summary
+    assert "Ann now drinks cortado, not flat white; prefers short reviews." in summary
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
@@ -218,12 +237,29 @@ def test_the_same_text_always_gets_the_same_id():
     )
 
 
-def test_statements_are_sentences_of_the_body():
-    assert statements_of("# Ann\nDesign lead. Likes jazz!\n- Plays cello") == [
+def test_statements_are_sentences_and_clauses_of_the_body():
+    assert statements_of("# Ann\nDesign lead. Likes jazz!\n- Plays cello; sings") == [
         "Design lead.",
         "Likes jazz!",
         "Plays cello",
+        "sings",
     ]
+
+
+@pytest.mark.parametrize(
+    ("statement", "said"),
+    [
+        ("Drinks a flat white.", "Ann Weber drinks a flat white."),
+        ("Ann drinks a flat white.", "Ann drinks a flat white."),
+        ("Her manager is Weber.", "Her manager is Weber."),
+        ("喜欢手冲咖啡", "李娜 (Li Na) 喜欢手冲咖啡"),
+        ("李娜喜欢手冲咖啡", "李娜喜欢手冲咖啡"),
+    ],
+)
+def test_a_statement_gets_the_page_subject_only_when_it_names_none(statement: str, said: str):
+    subject = "李娜 (Li Na)" if "咖啡" in statement else "Ann Weber"
+    assert with_subject(statement, subject) == said
+    assert with_subject(statement, None) == statement
 
 
 def test_retain_facts_are_promoted_through_the_gate_once(mem: Memory):

@@ -54,7 +54,9 @@ NAMESPACE_OF_KIND: dict[str | None, str] = {
 }
 RELATED_TOPICS = 8
 _PRIORITY = {"duplicate": 3, "contradiction": 2, "update": 1, "unrelated": 0}
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
+#: a statement ends at a sentence's end or a semicolon ("Drinks a flat white; prefers jazz")
+_STATEMENT_END = re.compile(r"(?<=[.!?。！？])\s+|\s*[;；]\s*")
+_HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 #: cosine of one text against several: ``similarity(text, others) -> [cos, …]``
 Similarity = Callable[[str, Sequence[str]], Sequence[float]]
@@ -182,9 +184,13 @@ class Gate:
             if topic.meta.state not in ("active", "conflict"):
                 continue
             statements = statements_of(topic.summary)
-            cosines = self._cosines(text, statements)
-            for statement, cosine in zip(statements, cosines, strict=True):
-                relation = relate(text, statement, cosine, self.threshold)
+            heading = _HEADING.search(topic.summary)
+            said = [
+                with_subject(statement, heading and heading.group(1)) for statement in statements
+            ]
+            cosines = self._cosines(text, said)
+            for statement, full, cosine in zip(statements, said, cosines, strict=True):
+                relation = relate(text, full, cosine, self.threshold)
                 found = _Match(topic, statement, relation, whole=len(statements) == 1)
                 if best is None or _rank(found) > _rank(best):
                     best = found
@@ -429,8 +435,26 @@ def statements_of(summary: str) -> list[str]:
         if not text or text.startswith(("#", "<!--")):
             continue
         text = re.sub(r"^([-*+]|\d+[.)])\s+", "", text)
-        found.extend(part.strip() for part in _SENTENCE.split(text) if part.strip())
+        found.extend(part.strip() for part in _STATEMENT_END.split(text) if part.strip())
     return found
+
+
+def with_subject(statement: str, subject: str | None) -> str:
+    """A page's statement with the page's subject put back where the page leaves it out.
+
+    On the page ``# Ann Weber``, "Drinks a flat white" says "Ann Weber drinks a flat white":
+    so "Ann now drinks cortado" is an update of it, and "Peter drinks a flat white" is not.
+    A statement that names any word of the subject already has one.
+    """
+    if not subject:
+        return statement
+    folded = statement.casefold()
+    words = set(re.findall(r"[^\W_]+", folded))
+    for word in re.findall(r"[^\W_]+", subject.casefold()):
+        # Chinese runs are not split into words: 李娜 is found inside 李娜喜欢咖啡
+        if word in words or (not word.isascii() and word in folded):
+            return statement
+    return f"{subject} {statement[:1].lower()}{statement[1:]}"
 
 
 def auto_topic_id(text: str, kind: str | None) -> str:
