@@ -246,6 +246,26 @@ def test_statements_are_sentences_and_clauses_of_the_body():
     ]
 
 
+def test_a_sentence_wrapped_over_lines_is_one_statement_replaced_in_place(
+    mem: Memory, clock: Clock
+):
+    page = (
+        "# Billing service\n\nStaging is up; load test at\n"
+        "400 requests/s gave p95 180 ms. Next step: canary.\n"
+    )
+    mem.write_topic("projects/billing-service", page)
+    assert "load test at\n400 requests/s gave p95 180 ms." in statements_of(page)
+    clock.advance()
+
+    verdict = mem.remember("The billing load test at 400 requests/s now gives p95 150 ms")
+
+    assert isinstance(verdict, Superseded) and verdict.topic_id == "projects/billing-service"
+    assert mem.get_topic("projects/billing-service").summary == (
+        "# Billing service\n\nStaging is up; The billing load test at 400 requests/s now gives"
+        " p95 150 ms. Next step: canary.\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("statement", "said"),
     [

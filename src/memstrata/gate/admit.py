@@ -56,6 +56,7 @@ RELATED_TOPICS = 8
 _PRIORITY = {"duplicate": 3, "contradiction": 2, "update": 1, "unrelated": 0}
 #: a statement ends at a sentence's end or a semicolon ("Drinks a flat white; prefers jazz")
 _STATEMENT_END = re.compile(r"(?<=[.!?。！？])\s+|\s*[;；]\s*")
+_LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 #: cosine of one text against several: ``similarity(text, others) -> [cos, …]``
@@ -300,7 +301,11 @@ class Gate:
         topic = match.topic
         reason = f"replaced {match.statement!r}: {match.relation.reason}"
         if not dry_run:
-            summary = topic.summary.replace(match.statement, str(fact.text), 1)
+            text = str(fact.text)
+            end = match.statement[-1:]
+            if end and end in ".!?。！？" and not text.endswith(tuple(".!?。！？")):
+                text += end  # the sentence after it still needs the full stop between
+            summary = topic.summary.replace(match.statement, text, 1)
             self.topics.write(
                 topic.id,
                 summary,
@@ -428,14 +433,31 @@ class Gate:
 
 
 def statements_of(summary: str) -> list[str]:
-    """The statements of a summary: its body lines split into sentences (headings dropped)."""
+    """The statements of a summary: the sentences and semicolon clauses of its paragraphs and
+    list items (headings and comments dropped).
+
+    A paragraph wrapped over several lines is one text, so a sentence that runs across a line
+    break is one statement. Each statement is an exact substring of ``summary``, so the gate
+    can replace it in place.
+    """
     found: list[str] = []
-    for line in summary.splitlines():
-        text = line.strip()
-        if not text or text.startswith(("#", "<!--")):
-            continue
-        text = re.sub(r"^([-*+]|\d+[.)])\s+", "", text)
+    block: list[str] = []
+
+    def flush() -> None:
+        text = "\n".join(block).strip()
         found.extend(part.strip() for part in _STATEMENT_END.split(text) if part.strip())
+        block.clear()
+
+    for line in summary.split("\n"):
+        text = line.strip()
+        item = _LIST_ITEM.match(text)
+        if not text or text.startswith(("#", "<!--")) or item:
+            flush()
+            if item:
+                block.append(line.lstrip()[item.end() :])
+            continue
+        block.append(line)
+    flush()
     return found
 
 
