@@ -282,6 +282,24 @@ def test_a_statement_gets_the_page_subject_only_when_it_names_none(statement: st
     assert with_subject(statement, None) == statement
 
 
+def test_the_subject_is_put_the_way_the_candidate_names_it():
+    assert with_subject("Prefers short reviews.", "Ann Weber", "Ann prefers long reviews") == (
+        "Ann prefers short reviews."
+    )
+    assert with_subject("Owns the gateway", "李娜 (Li Na)", "Li Na left the gateway team") == (
+        "Li Na owns the gateway"
+    )
+    assert with_subject("Drinks tea", "Ann Weber", "Peter drinks tea") == "Ann Weber drinks tea"
+
+
+def test_a_number_word_inside_a_compound_is_no_number():
+    from memstrata.gate.statements import features_of
+
+    assert features_of("prefers short, agenda-first reviews").numbers == frozenset()
+    assert features_of("a one-off job").numbers == frozenset()
+    assert features_of("the first review").numbers == frozenset({"1."})
+
+
 def test_retain_facts_are_promoted_through_the_gate_once(mem: Memory):
     mem.log("@Ann prefers cortado", kind="opinion", confidence=0.8)
     mem.log("@Ann leads the design team", kind="world")

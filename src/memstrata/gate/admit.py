@@ -187,7 +187,8 @@ class Gate:
             statements = statements_of(topic.summary)
             heading = _HEADING.search(topic.summary)
             said = [
-                with_subject(statement, heading and heading.group(1)) for statement in statements
+                with_subject(statement, heading and heading.group(1), text)
+                for statement in statements
             ]
             cosines = self._cosines(text, said)
             for statement, full, cosine in zip(statements, said, cosines, strict=True):
@@ -461,22 +462,35 @@ def statements_of(summary: str) -> list[str]:
     return found
 
 
-def with_subject(statement: str, subject: str | None) -> str:
+def with_subject(statement: str, subject: str | None, candidate: str = "") -> str:
     """A page's statement with the page's subject put back where the page leaves it out.
 
     On the page ``# Ann Weber``, "Drinks a flat white" says "Ann Weber drinks a flat white":
     so "Ann now drinks cortado" is an update of it, and "Peter drinks a flat white" is not.
-    A statement that names any word of the subject already has one.
+    The subject is put the way ``candidate`` names it when it names part of it ("Ann"), so a
+    first name alone is not read as another person. A statement that names any word of the
+    subject already has one.
     """
     if not subject:
         return statement
-    folded = statement.casefold()
-    words = set(re.findall(r"[^\W_]+", folded))
-    for word in re.findall(r"[^\W_]+", subject.casefold()):
-        # Chinese runs are not split into words: 李娜 is found inside 李娜喜欢咖啡
-        if word in words or (not word.isascii() and word in folded):
-            return statement
-    return f"{subject} {statement[:1].lower()}{statement[1:]}"
+    if _names_any(statement, _words(subject)):
+        return statement
+    named = [
+        part for part in subject.split() if _words(part) and _names_any(candidate, _words(part))
+    ]
+    said = " ".join(part.strip("()[],") for part in named) if named else subject
+    return f"{said} {statement[:1].lower()}{statement[1:]}"
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.casefold())
+
+
+def _names_any(text: str, words: Sequence[str]) -> bool:
+    folded = text.casefold()
+    present = set(_words(folded))
+    # Chinese runs are not split into words: 李娜 is found inside 李娜喜欢咖啡
+    return any(word in present or (not word.isascii() and word in folded) for word in words)
 
 
 def auto_topic_id(text: str, kind: str | None) -> str:

@@ -70,7 +70,8 @@ def features_of(text: str) -> Features:
     text = _normalise_english(text)
     if cjk:
         text = _normalise_chinese(text, state)
-    tokens = [(m.lastgroup or "", m.group(0)) for m in _TOKEN.finditer(text)]
+    matches = list(_TOKEN.finditer(text))
+    tokens = [(m.lastgroup or "", m.group(0)) for m in matches]
     for position, (kind, token) in enumerate(tokens):
         following = tokens[position + 1][1] if position + 1 < len(tokens) else ""
         if kind == "num":
@@ -78,7 +79,8 @@ def features_of(text: str) -> Features:
         elif kind == "cjk":
             _read_chinese(token, state)
         else:
-            _read_word(token, following, state)
+            span = matches[position].span()
+            _read_word(token, following, state, _in_compound(text, *span))
     return Features(
         frozenset(state.words),
         frozenset(state.numbers),
@@ -232,7 +234,16 @@ def _read_chinese(run: str, state: _State) -> None:
         state.add_word(gram)
 
 
-def _read_word(token: str, following: str, state: _State) -> None:
+def _in_compound(text: str, start: int, end: int) -> bool:
+    """The word is hyphenated to another ("agenda-first", "one-off"): not a number on its own."""
+    before = text[start - 2 : start] if start >= 2 else ""
+    after = text[end : end + 2]
+    return (before[-1:] == "-" and before[:1].isalpha()) or (
+        after[:1] == "-" and after[1:].isalpha()
+    )
+
+
+def _read_word(token: str, following: str, state: _State, compound: bool = False) -> None:
     if state.skip_unit:
         state.skip_unit = ""
         return
@@ -255,7 +266,7 @@ def _read_word(token: str, following: str, state: _State) -> None:
     ):
         state.dates.add(lexicon.CAPITAL_DATES[token])
         return
-    if folded in lexicon.NUMBER_WORDS:
+    if folded in lexicon.NUMBER_WORDS and not compound:
         state.add_number(lexicon.NUMBER_WORDS[folded], following)
         return
     if any(ch.isdigit() for ch in folded):
