@@ -8,9 +8,9 @@ default embedder (or each ``--embedder`` spec given) and prints, per embedder:
 - a sweep of floors on the tuned two thirds: the share of related pairs kept (cosine at or
   above the floor) and of unrelated questions that would still recall something (their best
   cosine over every memory of the set at or above it: what recall would inject);
-- the floor the sweep suggests for ``[recall] min_similarity`` (best balanced accuracy, related
-  kept minus unrelated kept, on the tuned part; the lowest such floor), scored on the tuned
-  part, the held-out third and all pairs.
+- the floor the sweep suggests for ``[recall] min_similarity`` (best balanced accuracy: related
+  kept minus unrelated questions recalling, on the tuned part; the lowest such floor), scored
+  on the tuned part, the held-out third and all pairs.
 
 The default embedder is why recall has no floor by default: under the multilingual USE a
 question memory knows nothing about finds, among forty memories, one as near as a related
@@ -43,7 +43,7 @@ def kept(pairs: Sequence[RelevancePair], cosines: Sequence[float], floor: float)
     unrelated = [c >= floor for p, c in zip(pairs, cosines, strict=True) if not p.related]
     return {
         "related_kept": round(sum(related) / len(related), 3),
-        "unrelated_kept": round(sum(unrelated) / len(unrelated), 3),
+        "unrelated_recalling": round(sum(unrelated) / len(unrelated), 3),
         "pairs": len(pairs),
     }
 
@@ -53,7 +53,7 @@ def choose_floor(pairs: Sequence[RelevancePair], cosines: Sequence[float]) -> fl
 
     def balance(floor: float) -> float:
         shares = kept(pairs, cosines, floor)
-        return shares["related_kept"] - shares["unrelated_kept"]
+        return shares["related_kept"] - shares["unrelated_recalling"]
 
     return max(SWEEP, key=lambda floor: (round(balance(floor), 6), -floor))
 
@@ -94,14 +94,15 @@ def render(result: dict) -> str:
     for floor, shares in result["sweep"].items():
         if float(floor) * 100 % 5 == 0:
             lines.append(
-                f"{floor}   {shares['related_kept']:>12.3f}  {shares['unrelated_kept']:>14.3f}"
+                f"{floor}   {shares['related_kept']:>12.3f}  {shares['unrelated_recalling']:>14.3f}"
             )
     point = result["suggested"]
     parts = ", ".join(
-        f"{part} {point[part]['related_kept']:.3f} / {point[part]['unrelated_kept']:.3f}"
+        f"{part} {point[part]['related_kept']:.3f} / {point[part]['unrelated_recalling']:.3f}"
         for part in ("tuned", "held_out", "all")
     )
-    lines.append(f"suggested floor {point['floor']:.2f}: related / unrelated kept: {parts}")
+    floor = point["floor"]
+    lines.append(f"suggested floor {floor:.2f}: related kept / unrelated recalling: {parts}")
     return "\n".join(lines)
 
 
