@@ -106,3 +106,17 @@ def test_an_accepted_proposal_lapses_when_its_topic_changed_since(messy: tuple[P
         text = memory.proposal_store.path(proposal.id).read_text()
         assert parse_proposal(text, "p").ruling.startswith("lapsed: a topic changed")
     assert any(proposal.id in line and "lapsed" in line for line in report.deferred)
+
+
+def test_the_tally_tells_steps_done_from_proposals_filed_and_proposals_still_open(
+    messy: tuple[Path, Truth],
+):
+    root, _truth = messy
+    first = garden(root, "propose")
+    filed = sum(1 for op in first.destructive if op.verb == "PROPOSED")
+    assert filed and f"{len(first.steps)} done, {filed} proposed for a ruling" == first.tally
+
+    again = garden(root, "propose")
+
+    assert again.tally.startswith("0 done, 0 proposed for a ruling, ")
+    assert again.tally.endswith(" still waiting for one")

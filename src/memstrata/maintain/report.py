@@ -96,6 +96,21 @@ class GardenReport:
     def text(self) -> str:
         return render_report(self)
 
+    @property
+    def tally(self) -> str:
+        """What the run did in a phrase: steps done, proposals filed, proposals still open.
+
+        A proposal spends a mutation of the budget but changes no topic, so "2 mutations"
+        alone reads as if two topics had changed.
+        """
+        done = len(self.steps)
+        waiting = sum(1 for op in self.destructive if op.note == "still open")
+        proposed = sum(1 for op in self.destructive if "PROPOSE" in op.verb) - waiting
+        parts = [f"{done} done", f"{proposed} proposed for a ruling"]
+        if waiting:
+            parts.append(f"{waiting} still waiting for one")
+        return ", ".join(parts)
+
 
 def render_report(report: GardenReport) -> str:
     """The report in the form above (plus dry-run patterns and unreadable files, when any)."""

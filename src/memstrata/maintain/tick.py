@@ -236,7 +236,7 @@ def _run_due(memory: Memory, path: Path, now: datetime, distill: JobResult) -> T
                 state, garden_last=to_iso(now), garden_report=report.path or state.garden_report
             )
             write_upkeep(path, state)
-            detail = f"{report.mutations_used} mutations; resume point {report.resume_point}"
+            detail = f"{report.tally}; resume point {report.resume_point}"
             every = timedelta(days=memory.config.upkeep.garden_every_days)
             jobs.append(JobResult("garden", "ran", detail, to_iso(now + every)))
     else:
