@@ -68,6 +68,23 @@ def test_a_new_value_or_a_marked_change_of_polarity_is_an_update(candidate, stor
 
 
 @pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("The meeting is at 4pm", "The meeting is at 3pm", "another number: 15:00 → 16:00"),
+        (
+            "Li Na moved to the Beijing office in October 2026",
+            "Li Na works in the Shanghai office",
+            "another name: shanghai → beijing",
+        ),
+        ("The API now handles 450 rps", "The API handles requests", "a number added: 450"),
+    ],
+)
+def test_an_update_names_the_detail_that_changed_before_one_only_added(candidate, stored, reason):
+    relation = relate(candidate, stored)
+    assert relation.kind == "update" and relation.reason == f"same statement, {reason}"
+
+
+@pytest.mark.parametrize(
     ("candidate", "stored"),
     [
         ("Peter is not vegetarian", "Peter is vegetarian"),

@@ -29,6 +29,7 @@ from typing import Literal
 
 from memstrata.gate.statements import (
     Features,
+    changed_detail,
     detail_difference,
     features_of,
     own_words,
@@ -83,7 +84,7 @@ def relate(
         # "switched from Vim to Helix": a change marker says which statement is newer
         needed = UPDATE_MIN_OVERLAP if a.change_marked else SAME_STATEMENT_OVERLAP
         if same_subject and overlap >= needed:
-            return found("update", f"same statement with another {difference}")
+            return found("update", f"same statement, {changed_detail(a, b)}")
         return found("unrelated", f"different {difference}")
     if a.cjk != b.cjk:
         return found("unrelated", "different languages: no lexical check for a duplicate")

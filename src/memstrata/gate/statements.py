@@ -396,5 +396,33 @@ def detail_difference(a: Features, b: Features) -> str | None:
     return None
 
 
+def changed_detail(new: Features, old: Features) -> str:
+    """Say which detail changed from ``old`` to ``new``, for a verdict's reason.
+
+    A detail both sides hold with different values is the change ("another name: shanghai →
+    beijing"); one held by a single side is only an addition or an omission, so it is named
+    after any real change: "moved to Beijing in October 2026" against "works in Shanghai"
+    changed a name, not "a number".
+    """
+    sides = (
+        ("number", new.numbers - old.numbers, old.numbers - new.numbers),
+        ("date", new.dates - old.dates, old.dates - new.dates),
+        ("name", _unmatched_names(new, old), _unmatched_names(old, new)),
+    )
+    for kind, added, dropped in sides:
+        if added and dropped:
+            return f"another {kind}: {_listed(dropped)} → {_listed(added)}"
+    for kind, added, dropped in sides:
+        if added:
+            return f"a {kind} added: {_listed(added)}"
+        if dropped:
+            return f"a {kind} left out: {_listed(dropped)}"
+    return "another detail"
+
+
+def _listed(values: set[str] | frozenset[str]) -> str:
+    return ", ".join(sorted(values)[:3])
+
+
 def _unmatched_names(a: Features, b: Features) -> set[str]:
     return {name for name in a.names - b.names if fold_word(name) not in b.words}
