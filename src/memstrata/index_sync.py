@@ -11,6 +11,7 @@ to it, with the workspace, topic store, lock and journal parser passed in by ``M
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memstrata.errors import ParseError
+from memstrata.errors import ParseError, TopicNotFound
 from memstrata.index.db import IndexDB
 from memstrata.journal.parse import ParsedJournal, day_of
 from memstrata.journal.promoted import PROMOTED_FILE, read_promoted
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 #: reads re-scan topic files for hand edits at most this often (see Memory.refresh)
 TOPIC_SCAN_INTERVAL_S = 30.0
+#: index meta key: the topics the last sync could not read (a JSON list of ids)
+_UNREAD_TOPICS = "unread_topics"
 
 
 @dataclass(slots=True)
@@ -76,6 +79,11 @@ def sync_index(
         if scan_topics:
             _sync_topics(index, report, workspace, topics, read_only)
             index.set_meta("topics_scanned_at", f"{time.time():.3f}")
+        else:
+            # Between scans, the topics the last scan could not read are read again (a few
+            # stats), so a read reports them every time, and a fixed one is back at once.
+            _sync_topics(index, report, workspace, topics, read_only, _unread_topics(index))
+        _remember_unread_topics(index, report)
         _sync_journals(index, report, workspace, parse_journal_file)
         sync_promoted(index, workspace)
         if report.topics_removed or report.journals_removed:
@@ -91,13 +99,20 @@ def topic_scan_due(index: IndexDB, read_only: bool) -> bool:
 
 
 def _sync_topics(
-    index: IndexDB, report: SyncReport, workspace: Workspace, topics: TopicStore, read_only: bool
+    index: IndexDB,
+    report: SyncReport,
+    workspace: Workspace,
+    topics: TopicStore,
+    read_only: bool,
+    only: list[str] | None = None,
 ) -> None:
+    """Re-read the topics whose files changed: all of them, or ``only`` these (which then
+    removes none that are gone: that is the full scan's job)."""
     known = index.stamps("topic:")
     seen: set[str] = set()
     changed: list[tuple[Topic, str]] = []
     root = str(workspace.topics_dir)
-    for topic_id in topics.ids():
+    for topic_id in topics.ids() if only is None else only:
         key = f"topic:{topic_id}"
         seen.add(key)
         stamp = stamp_files(f"{root}/{topic_id}", (SUMMARY, DETAIL, META))
@@ -107,17 +122,31 @@ def _sync_topics(
             topic = topics.get(topic_id)
             if not read_only and topics.pick_up_edit(topic_id, topic, False):
                 report.edits_recorded += 1
+        except TopicNotFound:
+            continue  # removed since the last scan; the next full scan drops it
         except ParseError as error:
-            report.problems.append(Problem(error.path, error.line, error.problem))
+            report.problems.append(Problem(error.path, error.line, error.problem, topic_id))
             continue
         changed.append((topic, stamp))
     index.put_topics(changed)
     report.topics_indexed += len(changed)
     if changed and not read_only:
         update_index_file(workspace.index_json, [topic for topic, _ in changed])
+    if only is not None:
+        return
     for key in sorted(set(known) - seen):
         index.delete_topic(key.removeprefix("topic:"))
         report.topics_removed += 1
+
+
+def _unread_topics(index: IndexDB) -> list[str]:
+    return json.loads(index.get_meta(_UNREAD_TOPICS) or "[]")
+
+
+def _remember_unread_topics(index: IndexDB, report: SyncReport) -> None:
+    unread = sorted({problem.topic for problem in report.problems if problem.topic})
+    if unread != _unread_topics(index):
+        index.set_meta(_UNREAD_TOPICS, json.dumps(unread))
 
 
 def _sync_journals(

@@ -135,6 +135,8 @@ class Problem:
     path: str
     line: int | None
     message: str
+    #: the wiki topic the file belongs to, if any
+    topic: str = ""
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line is not None else self.path

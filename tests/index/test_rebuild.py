@@ -169,3 +169,22 @@ def test_a_long_lived_memory_follows_a_raw_store_replaced_under_it(memory: Memor
     os.replace(tmp_path / "restored.db", memory.workspace.raw_db)
 
     assert [hit.source for hit in memory.search_raw("zeppelin")] == ["new#0"]
+
+
+def test_a_topic_that_cannot_be_read_is_reported_by_every_recall_until_it_is_fixed(
+    memory: Memory,
+):
+    memory.write_topic("people/ann", "Ann likes zeppelins.")
+    meta = memory.workspace.topic_dir("people/ann") / "meta.json"
+    good = meta.read_text()
+    meta.write_text("{bad json")
+    memory.rebuild()  # the topic scan meets it once
+
+    for _ in range(2):  # then reads between scans still say so
+        notes = memory.recall("zeppelins").notes
+        assert any("people/ann/meta.json:1: invalid JSON" in note for note in notes)
+
+    meta.write_text(good)  # fixed by hand: back at the next read, not the next scan
+    result = memory.recall("zeppelins")
+    assert [item.source for item in result.items] == ["people/ann"]
+    assert not any("not read" in note for note in result.notes)
