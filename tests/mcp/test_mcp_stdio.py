@@ -181,6 +181,47 @@ def test_stdout_carries_nothing_but_json_rpc_messages(ws: Path):
     assert server.returncode == 0
 
 
+def test_calls_piped_in_before_stdin_closes_are_all_answered_before_the_server_exits(ws: Path):
+    calls = [
+        ("log", {"text": "shipped the login fix"}),
+        ("recall", {"query": "login fix"}),
+        ("status", {}),
+        ("context", {"query": "login"}),
+    ]
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "a pipe", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ] + [
+        {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": a, "arguments": b}}
+        for n, (a, b) in enumerate(calls, start=1)
+    ]
+    stdin = "".join(json.dumps(message) + "\n" for message in messages)
+
+    # memstrata mcp < requests.jsonl: the input ends while the calls are still running
+    done = subprocess.run(
+        [PYTHON, *memstrata_args(ws, "mcp")],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=python_env(),
+        timeout=120,
+    )
+
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert sorted(reply["id"] for reply in replies) == [0, 1, 2, 3, 4]
+    assert not any(reply.get("result", {}).get("isError") for reply in replies)
+    assert done.returncode == 0
+
+
 def test_three_clients_making_fifty_calls_each_lose_nothing(ws: Path):
     # Three server processes on one workspace: the workspace lock keeps the writes apart.
     # The index is created first: creating it is not yet safe when processes race to do it.
@@ -234,3 +275,18 @@ def test_an_agent_can_keep_instructions_out_of_memory_but_never_let_them_in(ws: 
     with Memory(ws) as memory:
         assert memory.proposal(first).status == "open"  # still the user's to rule on
         assert memory.list_topics() == []
+
+
+def test_a_call_the_client_cancelled_is_not_waited_for():
+    from mcp_types import JSONRPCNotification, JSONRPCRequest
+
+    from memstrata.mcp.stdio import Pending
+
+    pending = Pending()
+    pending.asked(JSONRPCRequest(jsonrpc="2.0", id=7, method="tools/call"))
+    assert not pending.settled.is_set()
+    cancel = {"requestId": 7, "reason": "user pressed stop"}
+    pending.asked(
+        JSONRPCNotification(jsonrpc="2.0", method="notifications/cancelled", params=cancel)
+    )
+    assert pending.settled.is_set()

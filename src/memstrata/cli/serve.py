@@ -17,9 +17,12 @@ def mcp(ctx: click.Context) -> None:
 
     Example: claude mcp add memstrata -- memstrata --workspace ~/agent-memory mcp
     """
-    from memstrata.mcp.server import build_server
+    import anyio
 
-    build_server(open_memory(ctx)).run("stdio")
+    from memstrata.mcp.server import build_server
+    from memstrata.mcp.stdio import serve_stdio
+
+    anyio.run(serve_stdio, build_server(open_memory(ctx)))
 
 
 @click.command()

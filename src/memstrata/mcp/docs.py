@@ -23,7 +23,9 @@ commands, around one workspace:
 - **stdio**, for a harness that launches the server:
   `memstrata --workspace ~/agent-memory mcp`
   (Claude Code: `claude mcp add memstrata -- memstrata --workspace ~/agent-memory mcp`).
-  Only protocol messages go to stdout; logs go to stderr.
+  Only protocol messages go to stdout; logs go to stderr. When stdin closes, the calls
+  already read are answered before the server exits, so requests can be piped in
+  (`memstrata mcp < requests.jsonl`).
 - **Streamable HTTP** on `http://{DEFAULT_HOST}:{DEFAULT_PORT}{PATH}`:
   `MEMSTRATA_TOKEN=… memstrata --workspace ~/agent-memory serve --http`.
   Every request needs `Authorization: Bearer <token>` (from `--token`, `MEMSTRATA_TOKEN`, or
