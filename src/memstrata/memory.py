@@ -736,14 +736,9 @@ class Memory:
         caller knows it) lets the metrics say what share of the turn memory took.
         """
         rules = [
-            ContextItem(
-                "rules",
-                item.path,
-                f"## {item.path}\n{item.text.strip()}\n\n",
-                pinned=item.path != "memory/SESSION-STATE.md",
-            )
+            ContextItem("rules", item.path, item.injected, pinned=item.pinned)
             for item in self.rules().files
-            if item.text.strip()
+            if item.injected
         ]
         view = self.index_view()
         index_items = [

@@ -8,6 +8,9 @@ from memstrata.config import Config
 from memstrata.workspace.layout import Workspace
 from memstrata.workspace.textfile import read_text
 
+#: the one rules file the context may leave out when the rules are over budget
+SESSION_STATE = "memory/SESSION-STATE.md"
+
 
 @dataclass(frozen=True, slots=True)
 class RulesFile:
@@ -25,6 +28,21 @@ class RulesFile:
     def bytes(self) -> int:
         return len(self.text.encode("utf-8"))
 
+    @property
+    def pinned(self) -> bool:
+        """Injected every turn or the context fails; the session state alone may be dropped."""
+        return self.path != SESSION_STATE
+
+    @property
+    def injected(self) -> str:
+        """The file as the context injects it, under its path ("" when it is empty)."""
+        text = self.text.strip()
+        return f"## {self.path}\n{text}\n\n" if text else ""
+
+    @property
+    def injected_bytes(self) -> int:
+        return len(self.injected.encode("utf-8"))
+
 
 @dataclass(frozen=True, slots=True)
 class RulesReport:
@@ -36,7 +54,12 @@ class RulesReport:
 
     @property
     def total_bytes(self) -> int:
-        return sum(item.bytes for item in self.files)
+        """What the rules take in the context, headings included (the budget's measure)."""
+        return sum(item.injected_bytes for item in self.files)
+
+    @property
+    def pinned_bytes(self) -> int:
+        return sum(item.injected_bytes for item in self.files if item.pinned)
 
     @property
     def memory_chars(self) -> int:
@@ -45,10 +68,17 @@ class RulesReport:
     @property
     def warnings(self) -> list[str]:
         notes = []
-        if self.total_bytes > self.resident_budget_bytes:
+        budget = self.resident_budget_bytes
+        if self.pinned_bytes > budget:
             notes.append(
-                f"rules files total {self.total_bytes} bytes, over the resident budget of "
-                f"{self.resident_budget_bytes}: the context will trim them"
+                f"the rules files take {self.pinned_bytes} bytes in the context without "
+                f"{SESSION_STATE}, over the resident budget of {budget}: no context can be "
+                "compiled until they are shortened (or [budgets] resident_bytes raised)"
+            )
+        elif self.total_bytes > budget:
+            notes.append(
+                f"the rules files take {self.total_bytes} bytes in the context, over the "
+                f"resident budget of {budget}: the context leaves out {SESSION_STATE}"
             )
         if self.memory_chars > self.memory_cap_chars:
             notes.append(

@@ -61,17 +61,29 @@ def test_a_title_that_repeats_the_summary_is_injected_once(workspace: Path):
     assert ann.endswith("] Ann: Design lead; plays the cello.")
 
 
-def test_rules_that_cannot_fit_are_an_explicit_error(workspace: Path):
+def test_rules_that_cannot_fit_are_an_explicit_error_and_status_says_so(workspace: Path):
     (workspace / "prompt" / "SOUL.md").write_text("rule\n" * 4000)
-    with Memory(workspace) as memory, pytest.raises(BudgetExceeded, match=r"prompt/SOUL\.md"):
-        memory.context()
+    with Memory(workspace) as memory:
+        with pytest.raises(BudgetExceeded, match=r"prompt/SOUL\.md"):
+            memory.context()
+        [warning] = memory.status().rules.warnings
+        assert "no context can be compiled until they are shortened" in warning
 
 
-def test_session_state_is_trimmed_not_an_error(workspace: Path):
+def test_session_state_is_trimmed_not_an_error_and_status_says_so(workspace: Path):
     (workspace / "memory" / "SESSION-STATE.md").write_text("state\n" * 4000)
     with Memory(workspace) as memory:
         rules = memory.context().channels[0]
         assert "memory/SESSION-STATE.md" in rules.trimmed
+        [warning] = memory.status().rules.warnings
+        assert warning.endswith("the context leaves out memory/SESSION-STATE.md")
+
+
+def test_status_counts_the_rules_as_the_context_injects_them(workspace: Path):
+    (workspace / "prompt" / "SOUL.md").write_text("Be brief.\n")
+    with Memory(workspace) as memory:
+        [rules] = [c for c in memory.context().channels if c.name == "rules"]
+        assert memory.status().rules.total_bytes == rules.bytes
 
 
 def test_each_context_appends_a_metric_with_the_injection_share(memory: Memory):

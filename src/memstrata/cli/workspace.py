@@ -44,7 +44,10 @@ def status(ctx: click.Context, as_json: bool) -> None:
         return
     rules = report.rules
     click.echo(f"workspace {report.root}")
-    click.echo(f"rules     {rules.total_bytes} / {rules.resident_budget_bytes} bytes resident")
+    click.echo(
+        f"rules     {rules.total_bytes} / {rules.resident_budget_bytes} bytes resident "
+        "(as injected, headings included)"
+    )
     for item in rules.files:
         state = "" if item.exists else "  (missing)"
         click.echo(f"  {item.path:<26} {item.bytes:>6} bytes{state}")
