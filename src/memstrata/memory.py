@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING
 
 from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import Config, load_config
-from memstrata.context.compile import Context, ContextItem, compile_context, recall_line
+from memstrata.context.compile import (
+    Context,
+    ContextItem,
+    compile_context,
+    index_items,
+    recall_line,
+)
 from memstrata.errors import InputError, WorkspaceReadOnly
 from memstrata.fts import query_terms
 from memstrata.index.db import IndexDB
@@ -741,17 +747,13 @@ class Memory:
             if item.injected
         ]
         view = self.index_view()
-        index_items = [
-            ContextItem("index", line.split(" — ", 1)[0].removeprefix("- "), line + "\n")
-            for line in view.text.splitlines()
-        ]
         recall_items = []
         hits = 0
         if query:
             found = self.recall(query, k=k, record_metric=False).items
             hits = len(found)
             recall_items = [ContextItem("recall", item.source, recall_line(item)) for item in found]
-        compiled = compile_context(rules, index_items, recall_items, self.config.budgets)
+        compiled = compile_context(rules, index_items(view.text), recall_items, self.config.budgets)
         record: dict[str, object] = {
             "event": "context",
             "time": to_iso(self.clock()),

@@ -102,6 +102,24 @@ def test_session_start_prints_the_rules_and_the_index(
     assert result.stderr == ""
 
 
+def test_rules_over_budget_still_start_the_session_with_the_index_and_a_warning(
+    commands: dict[str, str], knowing: Path, project: Path, live_transcript: Path
+):
+    (knowing / "MEMORY.md").write_text("# Memory\n" + "- a core fact that is far too long\n" * 900)
+
+    result = fire(
+        commands["SessionStart"],
+        payload("SessionStart", project, live_transcript, source="startup"),
+        project,
+    )
+
+    context = context_of(result, "SessionStart")
+    assert "<rules>" not in context and "<index>" in context and "people/ann" in context
+    assert "<memstrata-warning>" in context and "tell the user" in context
+    assert "MEMORY.md" in context and "over the rules budget of 13000" in context
+    assert result.stderr.startswith("memstrata session-start hook: rules not injected: ")
+
+
 def test_user_prompt_prints_what_is_recalled_for_the_prompt(
     commands: dict[str, str], project: Path, live_transcript: Path
 ):

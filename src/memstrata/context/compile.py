@@ -111,6 +111,14 @@ def recall_line(item: RecallItem) -> str:
     return f"{head}{marker} {label}{content}\n"
 
 
+def index_items(view: str) -> list[ContextItem]:
+    """The lines of the index view (``- id — gist``), each a whole item labelled by its id."""
+    return [
+        ContextItem("index", line.split(" — ", 1)[0].removeprefix("- "), line + "\n")
+        for line in view.splitlines()
+    ]
+
+
 def pack(name: str, items: Sequence[ContextItem], budget_bytes: int) -> Channel:
     """Keep items in priority order (first = most important) while they fit the budget.
 

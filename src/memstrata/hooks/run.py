@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memstrata.context.compile import Context, ContextItem, pack, recall_line
-from memstrata.errors import InputError
+from memstrata.context.compile import Context, ContextItem, index_items, pack, recall_line
+from memstrata.errors import BudgetExceeded, InputError
 from memstrata.hooks.codex import codex_home, find_rollout
 from memstrata.memory import Memory
 from memstrata.raw.importers import FORMATS
@@ -101,7 +101,16 @@ def run_hook(
 
 def _session_start(memory: Memory, payload: dict[str, Any], options: HookOptions) -> HookResult:
     memory.lock.timeout_s = READ_LOCK_TIMEOUT_S
-    text = session_context(memory)
+    try:
+        text = session_context(memory)
+    except BudgetExceeded as error:
+        # Harnesses rarely show a hook's stderr: without rules, the session still gets the
+        # Index, and the agent is told why the rules are missing so it can tell the user.
+        text = rules_missing_context(memory, str(error))
+        return HookResult(
+            _as_output("SessionStart", text, options.plain),
+            f"memstrata session-start hook: rules not injected: {_one_line(error)}",
+        )
     note = ""
     if len(text) > HARNESS_OUTPUT_CHARS:
         note = (
@@ -202,6 +211,17 @@ def session_context(memory: Memory) -> str:
     """The Rules and the Index (no query), within their budgets; empty when both are."""
     text = memory.context(None).text
     return PREAMBLE + text if text.strip() else ""
+
+
+def rules_missing_context(memory: Memory, why: str) -> str:
+    """The Index alone, after a warning for the agent: the rules could not be injected."""
+    index = index_items(memory.index_view().text)
+    channel = pack("index", index, memory.config.budgets.index_bytes)
+    warning = (
+        "<memstrata-warning>\nYour rules (persona, user settings, core facts) were not "
+        f"injected this session; tell the user. memstrata says: {why}\n</memstrata-warning>\n"
+    )
+    return PREAMBLE + warning + Context((channel,)).text
 
 
 def prompt_context(memory: Memory, prompt: str) -> str:
