@@ -120,3 +120,26 @@ def test_the_tally_tells_steps_done_from_proposals_filed_and_proposals_still_ope
 
     assert again.tally.startswith("0 done, 0 proposed for a ruling, ")
     assert again.tally.endswith(" still waiting for one")
+
+
+def test_a_run_that_only_proposed_does_not_say_nothing_needed_tending():
+    from memstrata.maintain.summarise import summary_sentences
+
+    def said(proposed: int, deferred: int = 0) -> list[str]:
+        return summary_sentences(
+            run_id="r-1",
+            mode="propose",
+            since="",
+            first_run=True,
+            new_titles=["Ann Weber"],
+            actions={},
+            proposed=proposed,
+            deferred=deferred,
+            resume_point="clean",
+        )
+
+    assert said(0)[1] == "Nothing needed tending."
+    assert said(2)[1:] == [
+        "Nothing was changed.",
+        "2 destructive steps wait for a ruling in memory/proposals/.",
+    ]

@@ -57,8 +57,10 @@ def summary_sentences(
     ]
     if done:
         sentences.append("The gardener " + _join(done) + ".")
-    else:
+    elif not proposed and not deferred:
         sentences.append("Nothing needed tending.")
+    else:
+        sentences.append("Nothing was changed.")
     if proposed:
         sentences.append(
             f"{proposed} destructive step{'s' if proposed != 1 else ''} wait"
