@@ -206,3 +206,20 @@ def test_importing_the_cli_loads_no_command_module():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_metrics_summarises_what_context_and_recall_recorded(ws: Path):
+    empty = run("--workspace", str(ws), "metrics")
+    assert empty.stdout.startswith("the last 7 days: 0 contexts, 0 recalls\n  nothing recorded")
+
+    run("--workspace", str(ws), "log", "Ann prefers cortado")
+    run("--workspace", str(ws), "context", "--query", "cortado", "--total-input-bytes", "9000")
+    run("--workspace", str(ws), "recall", "cortado")
+
+    result = run("--workspace", str(ws), "metrics")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "the last 7 days: 1 context, 1 recall"
+    assert any(line.startswith("  injection share: mean ") for line in lines)
+    summary = json.loads(run("--workspace", str(ws), "metrics", "--json").stdout)
+    assert summary["contexts"] == 1 and summary["recalls"] == 1 and summary["recall_hits"] >= 1

@@ -166,7 +166,12 @@ def metrics(ctx: click.Context, days: int, as_json: bool) -> None:
     if as_json:
         echo_json(summary)
         return
-    click.echo(f"last {days} days: {summary.contexts} contexts, {summary.recalls} recalls")
+    contexts = f"{summary.contexts} context{'' if summary.contexts == 1 else 's'}"
+    recalls = f"{summary.recalls} recall{'' if summary.recalls == 1 else 's'}"
+    span = "the last day" if days == 1 else f"the last {days} days"
+    click.echo(f"{span}: {contexts}, {recalls}")
+    if not summary.contexts and not summary.recalls:
+        click.echo(f"  nothing recorded (memory/metrics.jsonl); try --days {max(days * 4, 30)}")
     for channel, size in summary.mean_bytes.items():
         click.echo(f"  {channel:<7} {size:>8.0f} bytes per context on average")
     if summary.mean_injection_share is not None:
