@@ -122,19 +122,19 @@ def test_a_missing_topic_and_bad_arguments_are_tool_errors_and_the_server_carrie
     assert status.structured_content["root"] == str(ws)
 
 
+def handshake(request_id: int) -> list[dict]:
+    """What a client sends first: ``initialize``, then ``notifications/initialized``."""
+    client = {"name": "test", "version": "1"}
+    params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": client}
+    return [
+        {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": params},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+
+
 def test_stdout_carries_nothing_but_json_rpc_messages(ws: Path):
     messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "test", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *handshake(request_id=1),
         {
             "jsonrpc": "2.0",
             "id": 2,
@@ -188,19 +188,7 @@ def test_calls_piped_in_before_stdin_closes_are_all_answered_before_the_server_e
         ("status", {}),
         ("context", {"query": "login"}),
     ]
-    messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "a pipe", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-    ] + [
+    messages = handshake(request_id=0) + [
         {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": a, "arguments": b}}
         for n, (a, b) in enumerate(calls, start=1)
     ]
