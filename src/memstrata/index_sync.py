@@ -76,14 +76,17 @@ def sync_index(
         return report
     with lock.held():
         topics.complete_pending()
+        unread = json.loads(index.get_meta(_UNREAD_TOPICS) or "[]")
         if scan_topics:
             _sync_topics(index, report, workspace, topics, read_only)
             index.set_meta("topics_scanned_at", f"{time.time():.3f}")
-        else:
+        elif unread:
             # Between scans, the topics the last scan could not read are read again (a few
             # stats), so a read reports them every time, and a fixed one is back at once.
-            _sync_topics(index, report, workspace, topics, read_only, _unread_topics(index))
-        _remember_unread_topics(index, report)
+            _sync_topics(index, report, workspace, topics, read_only, unread)
+        still = sorted({problem.topic for problem in report.problems if problem.topic})
+        if still != unread:
+            index.set_meta(_UNREAD_TOPICS, json.dumps(still))
         _sync_journals(index, report, workspace, parse_journal_file)
         sync_promoted(index, workspace)
         if report.topics_removed or report.journals_removed:
@@ -137,16 +140,6 @@ def _sync_topics(
     for key in sorted(set(known) - seen):
         index.delete_topic(key.removeprefix("topic:"))
         report.topics_removed += 1
-
-
-def _unread_topics(index: IndexDB) -> list[str]:
-    return json.loads(index.get_meta(_UNREAD_TOPICS) or "[]")
-
-
-def _remember_unread_topics(index: IndexDB, report: SyncReport) -> None:
-    unread = sorted({problem.topic for problem in report.problems if problem.topic})
-    if unread != _unread_topics(index):
-        index.set_meta(_UNREAD_TOPICS, json.dumps(unread))
 
 
 def _sync_journals(
