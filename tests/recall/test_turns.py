@@ -83,23 +83,32 @@ def test_a_turn_with_no_text_is_never_ranked(tmp_path):
     assert [turn.source for turn in ranked] == ["ops#0", "ops#3"]
 
 
-def test_a_time_window_in_the_query_boosts_turns_inside_it(tmp_path):
-    store = _store(tmp_path)
-    now = datetime(2025, 11, 27, tzinfo=UTC)
-    query = "what happened on holiday this week"
+def test_a_time_the_query_names_puts_the_matching_turns_inside_it_first(tmp_path):
+    store = RawStore(tmp_path / "sessions.db")
+    chats = {
+        "october": ("2025-10-02T10:00:00Z", ["Bo: The billing deploy failed."]),
+        "this-week": ("2025-11-25T10:00:00Z", [
+            "Ann: Lunch at noon?",
+            "Bo: Our billing deploy failed again after the invoices migration locked a table.",
+        ]),
+        "also-this-week": ("2025-11-26T10:00:00Z", ["Ann: The new office plants arrived."]),
+    }  # fmt: skip
+    for session_id, (when, lines) in chats.items():
+        session = Session(session_id, "test", "agent", when, when, "")
+        store.upsert(session, [Turn(session_id, i, "user", when, t) for i, t in enumerate(lines)])
+    query = "billing deploy failed this week"
+    windows = find_time_windows(query, datetime(2025, 11, 27, tzinfo=UTC))
 
-    plain = rank_turns(store.db, query, 5, weights=TurnWeights(neighbour=0.0, temporal=0.0))
-    boosted = rank_turns(
-        store.db,
-        query,
-        5,
-        weights=TurnWeights(neighbour=0.0, temporal=2.0),
-        windows=find_time_windows(query, now),
-    )
+    def ranked(weights: TurnWeights) -> list[RankedTurn]:
+        return rank_turns(store.db, query, 5, weights=weights, windows=windows)
 
-    assert plain[0].source.startswith("trip#")
-    assert boosted[0].source == "food#0"
-    assert "temporal" in boosted[0].arms
+    # the October turn says it in fewer words, so it wins on the words alone
+    assert ranked(TurnWeights(neighbour=0.0, temporal=0.0))[0].source == "october#0"
+    inside, outside = ranked(TurnWeights(neighbour=0.0))
+    assert inside.source == "this-week#1" and "temporal" in inside.arms
+    assert outside.source == "october#0"  # still found, only ranked after
+    # the window raises what the query matched; it finds nothing by itself
+    assert "also-this-week#0" not in {turn.source for turn in ranked(TurnWeights())}
 
 
 def test_a_turn_that_tells_what_happened_outranks_one_that_plans_it(tmp_path):

@@ -5,14 +5,19 @@ candidates (x̂; 0 for a non-candidate), combined as c(t) = w_lex · lex̂(t) + 
 Context: a turn is often the answer to the turn before it (or is answered by the next one), and
 a question's words are often spread over one conversation, so
 
-    score(t) = c(t) · (1 + w_exp · [t narrates an experience])
-               + w_nb · max(c(t−1), c(t+1)) + w_ses · bm25̂(session(t)) + w_tmp · [t ∈ W]
+    s(t) = c(t) · (1 + w_exp · [t narrates an experience])
+           + w_nb · max(c(t−1), c(t+1)) + w_ses · bm25̂(session(t))
+    score(t) = s(t) outside W,  (s(t) + 0.5) · (1 + w_tmp) inside W
 
 with bm25̂ the session-level BM25 (:mod:`memstrata.recall.sessions`) scaled over sessions, W
 the time windows the query names (:mod:`memstrata.recall.temporal`); a turn that tells what its
-speaker did (:mod:`memstrata.recall.narration`) has its content score raised, so the boost
-never lifts a turn the query does not match. The semantic hits are
-computed once by the caller (:func:`semantic_hits`) and serve turns and sessions alike.
+speaker did (:mod:`memstrata.recall.narration`) has its content score raised, so that boost
+never lifts a turn the query does not match. A named time is a strong constraint on the
+candidates some arm found (w_tmp = 3: a turn inside it counts four times, after a head start
+of 0.5 that min-max scaling would otherwise deny the weakest match), yet a turn just outside
+it, such as "I fixed my bike last weekend" told on Monday, keeps its place among the rest.
+The semantic hits are computed once by the caller (:func:`semantic_hits`) and serve turns and
+sessions alike.
 """
 
 from __future__ import annotations
@@ -49,8 +54,10 @@ class TurnWeights:
     session_decay: float = 0.5
     #: a turn inherits this share of its session's (scaled) session-level BM25
     session: float = 0.4
-    #: boost for a candidate whose time falls in a window named by the query
-    temporal: float = 0.5
+    #: a candidate whose time falls in a window named by the query has ``temporal_lift``
+    #: added to its score, then the sum multiplied by 1 + ``temporal``
+    temporal: float = 3.0
+    temporal_lift: float = 0.5
     #: a candidate that narrates its speaker's own past ("I went with Sarah") has its content
     #: score raised by this share
     experience: float = 0.8
@@ -135,17 +142,28 @@ def rank_turns(
             if score > 0.0 and narrates_experience(heads[source])
         }
     fused = dict(content)
-    for arm in ("neighbour", "session", "temporal", "experience"):
+    for arm in ("neighbour", "session", "experience"):
         weight = getattr(weights, arm)
         for source, score in arms.get(arm, {}).items():
             fused[source] = fused.get(source, 0.0) + weight * score
+    # A time the question names is a strong constraint on what it matches: a turn inside it
+    # gets a small head start (min-max scaling puts the weakest match at 0, which no factor
+    # would lift), and then counts 1 + w_tmp times.
+    factor = dict.fromkeys(arms.get("temporal", {}), 1.0 + weights.temporal)
+    for source in factor:
+        fused[source] = (fused.get(source, 0.0) + weights.temporal_lift) * factor[source]
     ranked = rank_items(fused, limit)
     return [
         RankedTurn(
             source,
             round(fused[source], 6),
             tuple(arm for arm, scores in arms.items() if scores.get(source, 0.0) > 0.0),
-            round(weights.experience * arms.get("experience", {}).get(source, 0.0), 6),
+            round(
+                weights.experience
+                * arms.get("experience", {}).get(source, 0.0)
+                * factor.get(source, 1.0),
+                6,
+            ),
         )
         for source in ranked
     ]
