@@ -27,6 +27,22 @@ def test_every_item_says_what_when_who_where_and_why(demo: Memory):
     assert set(item.arms) >= {"lexical", "entity"}
 
 
+def test_a_chinese_name_inside_a_sentence_is_found_by_the_entity_arm(demo: Memory):
+    # Chinese is written without spaces: "李娜" is inside the run "李娜喜欢什么咖啡"
+    items = demo.recall("李娜喜欢什么咖啡", k=3).items
+    assert items and all("李娜" in item.entities for item in items if item.stratum == "journal")
+    assert all("entity" in item.arms for item in items if "李娜" in item.entities)
+
+
+def test_the_phrases_a_query_could_name_an_entity_with():
+    from memstrata.recall.entity import query_phrases
+
+    phrases = query_phrases("Did @bo and Li Na ship the billing service? 李娜说好")
+    assert {"bo", "li na", "billing service", "li na ship"} <= phrases
+    assert {"李娜", "娜说好", "李娜说好"} <= phrases and "李" not in phrases
+    assert "did li na ship" not in phrases  # four words: longer than a name is taken to be
+
+
 def test_recall_never_returns_raw_turns(demo: Memory):
     result = demo.recall("login test midnight flaky", k=50)
     assert result.items

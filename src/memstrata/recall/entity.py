@@ -1,50 +1,39 @@
-"""The entity arm: people, projects and things named in a query, and the items that mention them.
+"""The entity arm's reading of a query: every phrase that could be a known entity's name.
 
-A query names an entity with ``@name`` (``@li-na``, ``@"Li Na"``) or by writing a known entity's
-name as whole words (case-insensitive; CJK names as substrings). Items score by the share of the
-query's entities they mention.
+A query names an entity with ``@name`` (``@Ann``, ``@li-na``) or by writing a known entity's name:
+one to three words ("Ann", "Li Na", "billing service"), case-insensitive. Chinese is written
+without spaces, so a name sits inside a longer run of characters ("李娜喜欢什么咖啡"): every two
+to four characters of such a run are candidates too (Chinese personal names are two to four
+characters long). Recall looks the candidates up among the entity keys the index holds
+(:func:`memstrata.recall.hybrid.entity_keys`), so a candidate that names nobody costs one missed
+lookup.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 
-_AT_NAME = re.compile(r'@(?:"([^"]+)"|([^\s,;:!?()]+))')
-_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+from memstrata.journal.parse import find_entities
+
+_WORD = re.compile(r"[^\W_]+")
+_CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]+")
+#: the longest phrase of words, and the shortest and longest run of CJK characters, tried as a name
+MAX_WORDS = 3
+CJK_NAME_CHARS = (2, 4)
 
 
-def find_query_entities(query: str, known: Iterable[str]) -> list[str]:
-    """Entity keys (casefolded) named in ``query``: ``@name`` first, then known names found."""
-    found: dict[str, None] = {}
-    for match in _AT_NAME.finditer(query):
-        name = (match.group(1) or match.group(2)).strip().rstrip(".")
-        if name:
-            found[name.casefold()] = None
+def query_phrases(query: str) -> set[str]:
+    """The casefolded phrases of ``query`` that could be entity keys (module docstring)."""
     text = query.casefold()
-    for name in sorted({name.casefold() for name in known if name.strip()}, key=len, reverse=True):
-        if name in found:
-            continue
-        if _CJK.search(name):
-            if name in text:
-                found[name] = None
-        elif re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
-            found[name] = None
-    return list(found)
-
-
-def score_entities(
-    entities: Iterable[str], mentions: Mapping[str, Iterable[str]]
-) -> dict[str, float]:
-    """``{item: share of the query's entities it mentions}`` for items mentioning any of them.
-
-    ``mentions`` maps an entity key (casefolded) to the items that mention it.
-    """
-    wanted = list(dict.fromkeys(entity.casefold() for entity in entities))
-    if not wanted:
-        return {}
-    counts: dict[str, int] = {}
-    for entity in wanted:
-        for item in dict.fromkeys(mentions.get(entity, ())):
-            counts[item] = counts.get(item, 0) + 1
-    return {item: count / len(wanted) for item, count in counts.items()}
+    words = _WORD.findall(text)
+    phrases = {
+        " ".join(words[i : i + n])
+        for n in range(1, MAX_WORDS + 1)
+        for i in range(len(words) - n + 1)
+    }
+    shortest, longest = CJK_NAME_CHARS
+    for run in _CJK_RUN.findall(text):
+        for size in range(shortest, min(longest, len(run)) + 1):
+            phrases.update(run[i : i + size] for i in range(len(run) - size + 1))
+    phrases.update(name.casefold() for name in find_entities(query))
+    return phrases

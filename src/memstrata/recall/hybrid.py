@@ -34,7 +34,6 @@ from __future__ import annotations
 import heapq
 import json
 import math
-import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,6 +44,7 @@ from memstrata.fts import match_expression
 from memstrata.journal.parse import find_entities
 from memstrata.model import RecallItem
 from memstrata.recall.access import Access
+from memstrata.recall.entity import query_phrases
 from memstrata.recall.lexical import best_journal, best_topics
 from memstrata.recall.temporal import TimeWindow, find_time_windows
 
@@ -250,15 +250,15 @@ def _entity(
 
 
 def entity_keys(db: sqlite3.Connection, query: str) -> list[str]:
-    """Entities the query names: ``@mentions`` and known entity names (1–3 word phrases)."""
-    words = re.findall(r"[^\W_]+", query.casefold())
-    phrases = {" ".join(words[i : i + n]) for n in (1, 2, 3) for i in range(len(words) - n + 1)}
-    phrases |= {name.casefold() for name in find_entities(query)}
-    if not phrases:
-        return []
-    marks = ", ".join("?" * len(phrases))
-    rows = db.execute(f"SELECT key FROM entities WHERE key IN ({marks})", sorted(phrases))
-    return sorted(row["key"] for row in rows)
+    """Entities the query names: the candidate phrases of :func:`query_phrases` that are keys."""
+    phrases = sorted(query_phrases(query))
+    found: list[str] = []
+    for start in range(0, len(phrases), _CHUNK):
+        chunk = phrases[start : start + _CHUNK]
+        marks = ", ".join("?" * len(chunk))
+        rows = db.execute(f"SELECT key FROM entities WHERE key IN ({marks})", chunk)
+        found.extend(row["key"] for row in rows)
+    return sorted(found)
 
 
 def _mentioning(
