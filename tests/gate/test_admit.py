@@ -246,6 +246,48 @@ def test_statements_are_sentences_and_clauses_of_the_body():
     ]
 
 
+def test_chinese_sentences_end_without_a_space_and_commas_join_clauses():
+    # Chinese writes 。 with no space after it, and chains clauses about one subject with ，
+    # (an enumeration comma 、 only lists, so it splits nothing)
+    assert statements_of("# 李娜\n后端工程师，负责支付网关。喜欢手冲咖啡、乌龙茶。") == [
+        "后端工程师",
+        "负责支付网关。",
+        "喜欢手冲咖啡、乌龙茶。",
+    ]
+
+
+def test_a_chinese_page_clause_is_merged_into_or_replaced_in_place(mem: Memory, clock: Clock):
+    mem.write_topic("people/li-na", "# 李娜 (Li Na)\n上海办公室的后端工程师，负责支付网关。\n")
+    clock.advance()
+
+    known = mem.remember("李娜负责支付网关")
+    changed = mem.remember("李娜不再负责支付网关")
+    other = mem.remember("王伟负责支付网关")
+
+    assert isinstance(known, Merged) and known.topic_id == "people/li-na"
+    assert isinstance(changed, Superseded) and changed.topic_id == "people/li-na"
+    assert mem.get_topic("people/li-na").summary.endswith(
+        "上海办公室的后端工程师，李娜不再负责支付网关。\n"
+    )
+    assert isinstance(other, Admitted) and other.topic_id != "people/li-na"
+
+
+def test_a_duplicate_that_only_names_the_subject_leaves_the_page_as_written(
+    mem: Memory, clock: Clock
+):
+    # The page leaves its subject to the heading; saying it again is not saying more.
+    said = "Drinks a double cortado with oat milk every weekday morning at the office."
+    mem.write_topic("people/ann", f"# Ann\n{said} Leads design.\n")
+    clock.advance()
+
+    same = mem.remember(
+        "Ann drinks a double cortado with oat milk every weekday morning at the office"
+    )
+
+    assert isinstance(same, Merged) and same.topic_id == "people/ann"
+    assert mem.get_topic("people/ann").summary == f"# Ann\n{said} Leads design.\n"
+
+
 def test_a_sentence_wrapped_over_lines_is_one_statement_replaced_in_place(
     mem: Memory, clock: Clock
 ):

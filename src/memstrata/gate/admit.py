@@ -28,6 +28,7 @@ from memstrata.clock import Clock, to_iso
 from memstrata.config import Config
 from memstrata.errors import InvalidTopicId, TopicNotFound
 from memstrata.gate.relation import Relation, relate
+from memstrata.gate.statements import features_of, own_words
 from memstrata.gate.verdicts import (
     Admitted,
     Conflicted,
@@ -54,8 +55,11 @@ NAMESPACE_OF_KIND: dict[str | None, str] = {
 }
 RELATED_TOPICS = 8
 _PRIORITY = {"duplicate": 3, "contradiction": 2, "update": 1, "unrelated": 0}
-#: a statement ends at a sentence's end or a semicolon ("Drinks a flat white; prefers jazz")
-_STATEMENT_END = re.compile(r"(?<=[.!?。！？])\s+|\s*[;；]\s*")
+#: a statement ends at a sentence's end or a semicolon ("Drinks a flat white; prefers jazz"); in
+#: Chinese a full stop needs no space after it, and a comma chains clauses about one subject
+#: ("后端工程师，负责支付网关"), where the enumeration comma 、 only lists
+_STATEMENT_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\s*[;；，]\s*")
+_FULL_STOPS = ".!?。！？"
 _LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -87,6 +91,7 @@ class _Match:
     statement: str
     relation: Relation
     whole: bool  # the topic holds this one statement only
+    said: str = ""  # the statement as compared: with the page's subject when it leaves it out
 
 
 class Gate:
@@ -193,7 +198,7 @@ class Gate:
             cosines = self._cosines(text, said)
             for statement, full, cosine in zip(statements, said, cosines, strict=True):
                 relation = relate(text, full, cosine, self.threshold)
-                found = _Match(topic, statement, relation, whole=len(statements) == 1)
+                found = _Match(topic, statement, relation, len(statements) == 1, full)
                 if best is None or _rank(found) > _rank(best):
                     best = found
         return best
@@ -235,10 +240,11 @@ class Gate:
         if dry_run:
             return Merged(topic.id, reason, redacted, True)
         summary = topic.summary
-        new_words = match.relation.overlap < 1.0 and len(str(fact.text)) > len(match.statement)
-        if new_words:
+        said = features_of(match.said or match.statement)
+        if own_words(features_of(str(fact.text)), said):
             # The candidate says all the stored statement says, and more: keep the fuller one.
-            summary = summary.replace(match.statement, str(fact.text), 1)
+            # (Naming the subject the page leaves to its heading is not more.)
+            summary = _in_place(summary, match.statement, str(fact.text))
         meta = topic.meta
         changes = {
             "refs": meta.refs + 1,
@@ -302,11 +308,7 @@ class Gate:
         topic = match.topic
         reason = f"replaced {match.statement!r}: {match.relation.reason}"
         if not dry_run:
-            text = str(fact.text)
-            end = match.statement[-1:]
-            if end and end in ".!?。！？" and not text.endswith(tuple(".!?。！？")):
-                text += end  # the sentence after it still needs the full stop between
-            summary = topic.summary.replace(match.statement, text, 1)
+            summary = _in_place(topic.summary, match.statement, str(fact.text))
             self.topics.write(
                 topic.id,
                 summary,
@@ -433,9 +435,18 @@ class Gate:
         self.on_write(topic_id)
 
 
+def _in_place(summary: str, statement: str, text: str) -> str:
+    """``summary`` with ``statement`` replaced by ``text``, keeping the statement's full stop
+    (the sentence after it still needs one between)."""
+    end = statement[-1:]
+    if end and end in _FULL_STOPS and not text.endswith(tuple(_FULL_STOPS)):
+        text += end
+    return summary.replace(statement, text, 1)
+
+
 def statements_of(summary: str) -> list[str]:
-    """The statements of a summary: the sentences and semicolon clauses of its paragraphs and
-    list items (headings and comments dropped).
+    """The statements of a summary: the sentences and semicolon clauses (and Chinese comma
+    clauses) of its paragraphs and list items (headings and comments dropped).
 
     A paragraph wrapped over several lines is one text, so a sentence that runs across a line
     break is one statement. Each statement is an exact substring of ``summary``, so the gate
