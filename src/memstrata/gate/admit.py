@@ -91,7 +91,7 @@ class _Match:
     statement: str
     relation: Relation
     whole: bool  # the topic holds this one statement only
-    said: str = ""  # the statement as compared: with the page's subject when it leaves it out
+    said: str  # the statement as compared: with the page's subject when it leaves it out
 
 
 class Gate:
@@ -240,8 +240,7 @@ class Gate:
         if dry_run:
             return Merged(topic.id, reason, redacted, True)
         summary = topic.summary
-        said = features_of(match.said or match.statement)
-        if own_words(features_of(str(fact.text)), said):
+        if own_words(features_of(str(fact.text)), features_of(match.said)):
             # The candidate says all the stored statement says, and more: keep the fuller one.
             # (Naming the subject the page leaves to its heading is not more.)
             summary = _in_place(summary, match.statement, str(fact.text))
