@@ -499,8 +499,11 @@ class Memory:
     ) -> list[SearchHit]:
         """Lexical search over wiki, journal and (labelled) raw turns, fused by rank.
 
-        A query without a word (empty, punctuation, emoji) finds nothing rather than whatever
-        happens to lie nearest its empty vector."""
+        Raw turns are ranked by the hybrid raw search, which also finds turns by nearness of
+        meaning alone; those come after every hit that holds a word of the query, so a turn
+        that only lies nearest ("ok", a tool's output) never pushes a real match down. A query
+        without a word (empty, punctuation, emoji) finds nothing rather than whatever happens
+        to lie nearest its empty vector."""
         if not query_terms(query):
             return []
         self.refresh()
@@ -511,7 +514,9 @@ class Memory:
         ]
         if include_raw and self.workspace.raw_db.exists():
             lists.append(self.search_raw(query, pool))
-        return reciprocal_rank_fusion(lists, limit)
+        fused = reciprocal_rank_fusion(lists, len(lists) * pool)
+        worded = [hit for hit in fused if hit.holds_a_word]
+        return (worded + [hit for hit in fused if not hit.holds_a_word])[:limit]
 
     def search_raw(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Hybrid search over raw turns (see :mod:`memstrata.recall.turns`), labelled raw.

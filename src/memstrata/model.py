@@ -180,6 +180,13 @@ class SearchHit:
     title: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def holds_a_word(self) -> bool:
+        """Found by words: every wiki and journal hit (lexical search), a raw turn by its
+        lexical arm (not by nearness of meaning, its neighbours, its session or a time window
+        alone)."""
+        return self.stratum != "raw" or "lexical" in self.extra.get("arms", "").split(",")
+
 
 #: conflict and quarantine come from the gate; archive, merge and split from the gardener
 ProposalKind = Literal["conflict", "quarantine", "archive", "merge", "split"]

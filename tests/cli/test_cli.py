@@ -112,6 +112,10 @@ def test_ingest_reports_and_rebuild_recreates(ws: Path):
     assert run(*base, "rebuild").returncode == 0
     hits = json.loads(run(*base, "search", "oat milk", "--json").stdout)
     assert any(hit["stratum"] == "raw" for hit in hits)
+    # a turn found by nearness of meaning alone says so, after the word matches
+    shown = run(*base, "search", "cortado", "--limit", "3").stdout.splitlines()
+    assert shown[0].startswith("[raw] ")
+    assert shown[0].endswith("  (no word of the query: near in meaning)")
 
 
 def test_search_sessions_names_the_conversation_and_why(ws: Path):

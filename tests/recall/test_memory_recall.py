@@ -177,3 +177,19 @@ def test_min_similarity_keeps_out_what_only_nearness_found(workspace: Path):
         assert memory.recall(question).items == ()
         # an item another arm found is never held back by the floor
         assert [item.source for item in memory.recall("beagle").items] == ["world/biscuit"]
+
+
+def test_search_puts_every_hit_holding_a_word_before_turns_only_near_in_meaning(tmp_path: Path):
+    from memstrata.workspace.layout import init_workspace
+
+    init_workspace(tmp_path / "ws")
+    with Memory(tmp_path / "ws") as memory:
+        memory.log("Ann prefers cortado")
+        memory.write_topic("people/ann", "# Ann\nDrinks a cortado before reviews.\n")
+        memory.ingest([data_dir() / "transcripts"])  # no turn of them says cortado
+
+        hits = memory.search("cortado", limit=5)
+
+    assert {hit.stratum for hit in hits[:2]} == {"journal", "wiki"}
+    assert [hit.holds_a_word for hit in hits] == [True, True, False, False, False]
+    assert all(hit.stratum == "raw" and "semantic" in hit.extra["arms"] for hit in hits[2:])

@@ -50,7 +50,8 @@ def search(
             click.echo(f"[session] {hit.source}  {hit.time}  {hit.extra['harness']}{title}")
             click.echo(f"    {hit.extra['best_turn']}: {one_line(hit.text, 80)}")
             continue
-        click.echo(f"[{hit.stratum}] {hit.source}  {hit.time}")
+        near = "" if hit.holds_a_word else "  (no word of the query: near in meaning)"
+        click.echo(f"[{hit.stratum}] {hit.source}  {hit.time}{near}")
         click.echo(f"    {one_line(hit.text, 96)}")
 
 
