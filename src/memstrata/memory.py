@@ -515,8 +515,7 @@ class Memory:
         if include_raw and self.workspace.raw_db.exists():
             lists.append(self.search_raw(query, pool))
         fused = reciprocal_rank_fusion(lists, len(lists) * pool)
-        worded = [hit for hit in fused if hit.holds_a_word]
-        return (worded + [hit for hit in fused if not hit.holds_a_word])[:limit]
+        return sorted(fused, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
 
     def search_raw(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Hybrid search over raw turns (see :mod:`memstrata.recall.turns`), labelled raw.

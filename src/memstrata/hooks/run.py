@@ -33,7 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memstrata.context.compile import Context, ContextItem, index_items, pack, recall_line
+from memstrata.context.compile import (
+    Context,
+    ContextItem,
+    compile_context,
+    index_items,
+    pack,
+    recall_line,
+)
 from memstrata.errors import BudgetExceeded, InputError
 from memstrata.hooks.codex import codex_home, find_rollout
 from memstrata.memory import Memory
@@ -215,13 +222,12 @@ def session_context(memory: Memory) -> str:
 
 def rules_missing_context(memory: Memory, why: str) -> str:
     """The Index alone, after a warning for the agent: the rules could not be injected."""
-    index = index_items(memory.index_view().text)
-    channel = pack("index", index, memory.config.budgets.index_bytes)
+    index = compile_context([], index_items(memory.index_view().text), [], memory.config.budgets)
     warning = (
         "<memstrata-warning>\nYour rules (persona, user settings, core facts) were not "
         f"injected this session; tell the user. memstrata says: {why}\n</memstrata-warning>\n"
     )
-    return PREAMBLE + warning + Context((channel,)).text
+    return PREAMBLE + warning + index.text
 
 
 def prompt_context(memory: Memory, prompt: str) -> str:

@@ -34,7 +34,8 @@ class Pending:
     def asked(self, message: object) -> None:
         if isinstance(message, JSONRPCRequest):
             self.ids.add(message.id)
-            self.settled = anyio.Event()
+            if self.settled.is_set():
+                self.settled = anyio.Event()
         elif isinstance(message, JSONRPCNotification) and message.method == (
             "notifications/cancelled"
         ):
