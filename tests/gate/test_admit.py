@@ -397,6 +397,30 @@ def test_a_fact_not_promoted_yet_or_moved_since_is_recalled_from_the_journal(mem
     assert recalled[0].startswith("world/") and now_at.source not in recalled
 
 
+def test_older_journal_facts_consistent_with_a_page_raise_no_conflict(mem: Memory, clock: Clock):
+    # The page was written after the journal days: each fact says less, or something else.
+    planning = "@Ann leads the design team and is planning the Lisbon offsite for March 2026"
+    mem.log(planning, kind="world")
+    mem.log("@Ann booked LX Factory in Lisbon for the offsite, 12–14 March 2026", kind="world")
+    clock.advance()
+    page = "# Ann Weber\n\nPlans the team offsite (Lisbon, LX Factory, 12–14 March 2026).\n"
+    mem.write_topic("people/ann", page)
+
+    verdicts = [verdict for _, verdict in mem.promote()]
+
+    assert [type(verdict).__name__ for verdict in verdicts] == ["Admitted", "Admitted"]
+    assert mem.proposals("open") == []
+
+
+def test_a_duplicate_adding_a_detail_keeps_the_fuller_statement(mem: Memory):
+    stored = mem.remember("The design review is at 3pm")
+
+    verdict = mem.remember("The design review is on Friday at 3pm")
+
+    assert isinstance(verdict, Merged) and verdict.topic_id == stored.topic_id
+    assert mem.get_topic(stored.topic_id).summary == "The design review is on Friday at 3pm\n"
+
+
 def test_promote_dry_run_writes_nothing(mem: Memory):
     mem.log("@Ann prefers cortado", kind="opinion")
     [(_, verdict)] = mem.promote(dry_run=True)

@@ -128,6 +128,52 @@ def test_a_one_sided_addition_merges_only_when_the_cosine_clears_the_threshold()
     assert relate(candidate, stored, cosine=0.97, threshold=0.96).kind == "duplicate"
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Sara works in Berlin", "Sara lives in Berlin"),
+        ("Liam wrote the flaky checkout test", "Liam fixed the flaky checkout test"),
+        (
+            "@Ann: booked LX Factory in Lisbon for the offsite, 12–14 March 2026",
+            "Ann plans the team offsite (Lisbon, LX Factory, 12–14 March 2026).",
+        ),
+    ],
+)
+def test_another_thing_said_of_the_same_subject_is_no_new_value(candidate, stored):
+    relation = relate(candidate, stored, cosine=0.9, threshold=0.96)
+
+    assert relation.kind == "unrelated"
+    assert relation.reason.startswith("says something else of it")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        # the candidate leaves details out: it says less, nothing else
+        (
+            "Ann is planning the Lisbon offsite for March 2026",
+            "Ann plans the Lisbon offsite at LX Factory, 12–14 March 2026",
+        ),
+        # the candidate adds one: it says more
+        ("The review is on Friday at 3pm", "The review is at 3pm"),
+    ],
+)
+def test_a_detail_only_one_side_holds_is_an_addition_not_a_change(candidate, stored):
+    assert relate(candidate, stored).kind == "duplicate"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("The review is at 3pm", "The review is on Friday"),  # each holds one the other lacks
+        ("The API now handles 450 rps", "The API handles requests"),  # a change is marked
+        ("The iOS build is slow", "The Android build is slow"),  # the name is the subject
+    ],
+)
+def test_details_on_both_sides_a_marked_change_or_another_subject_stay_apart(candidate, stored):
+    assert relate(candidate, stored, cosine=1.0, threshold=0.0).kind != "duplicate"
+
+
 def test_two_sides_with_words_of_their_own_are_never_duplicates_whatever_the_cosine():
     relation = relate("Sara works in Berlin", "Sara lives in Berlin", cosine=1.0, threshold=0.0)
 

@@ -28,7 +28,7 @@ from memstrata.clock import Clock, to_iso
 from memstrata.config import Config
 from memstrata.errors import InvalidTopicId, TopicNotFound
 from memstrata.gate.relation import Relation, relate
-from memstrata.gate.statements import features_of, own_words
+from memstrata.gate.statements import features_of, says_more
 from memstrata.gate.verdicts import (
     Admitted,
     Conflicted,
@@ -240,7 +240,7 @@ class Gate:
         if dry_run:
             return Merged(topic.id, reason, redacted, True)
         summary = topic.summary
-        if own_words(features_of(str(fact.text)), features_of(match.said)):
+        if says_more(features_of(str(fact.text)), features_of(match.said)):
             # The candidate says all the stored statement says, and more: keep the fuller one.
             # (Naming the subject the page leaves to its heading is not more.)
             summary = _in_place(summary, match.statement, str(fact.text))

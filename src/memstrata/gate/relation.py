@@ -11,7 +11,10 @@ has and the other lacks (Chinese compared by character, so word order is free):
 - **update**: a number, date or name differs in otherwise the same statement about the same
   subject ("meeting at 3pm" / "at 4pm"; words overlapping ≥ 0.5, or ≥ 0.25 when the candidate
   marks a change: "switched from Vim to Helix"); or both sides have own words around a shared
-  core ("prefers cortado" / "prefers flat white").
+  core that holds the predicate ("prefers cortado" / "prefers flat white"). Another predicate
+  says another thing of the subject ("works in Berlin" / "lives in Berlin"): unrelated. A
+  detail only one side holds ("in March" / "12–14 March") is an addition, not a change: the
+  two are then compared on their words, as below.
 - **duplicate**: no detail differs (numbers, dates, names, relatives, negation), both texts are
   in the same script, and at most one side has own words — two sides with words of their own
   say different things. Then either neither side has own words (the same words), or, with an
@@ -29,7 +32,9 @@ from typing import Literal
 
 from memstrata.gate.statements import (
     Features,
+    added_names,
     changed_detail,
+    changes_value,
     detail_difference,
     features_of,
     own_words,
@@ -67,6 +72,11 @@ def relate(
     own_a, own_b = own_words(a, b), own_words(b, a)
     difference = detail_difference(a, b) or _prefix_antonym(own_a, own_b)
     same_subject = _same_subject(a, b)
+    if _only_added(difference, a, b):
+        # One side only adds or leaves out a detail ("in March" / "12–14 March"): it says more
+        # or less, not something else. A name so added is no word of its own either.
+        difference = None
+        own_a, own_b = own_a - added_names(a, b), own_b - added_names(b, a)
 
     def found(kind: RelationKind, reason: str) -> Relation:
         return Relation(kind, reason, overlap, cosine)
@@ -100,6 +110,8 @@ def relate(
             return found("duplicate", f"nearly the same words (overlap {overlap:.2f})")
         return found("unrelated", "one side adds " + ", ".join(sorted(own_a or own_b)[:3]))
     if same_subject and overlap >= UPDATE_MIN_OVERLAP and len(a.words & b.words) >= 2:
+        if _other_predicate(a, b):
+            return found("unrelated", f"says something else of it ({b.predicate} / {a.predicate})")
         changed = ", ".join(sorted(own_b)[:3]) + " → " + ", ".join(sorted(own_a)[:3])
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
@@ -110,6 +122,26 @@ def _same_subject(a: Features, b: Features) -> bool:
     if not a.subject or not b.subject:
         return bool(a.words & b.words)
     return a.subject == b.subject or (a.subject in b.words and b.subject in a.words)
+
+
+def _only_added(difference: str | None, a: Features, b: Features) -> bool:
+    """The details differ only by what one side adds, with no change marked. Chinese marks no
+    name by a capital, so there a name on one side ("用 Jira") may stand against a word
+    ("用飞书")."""
+    if difference not in ("number", "date", "name") or a.change_marked or not _same_subject(a, b):
+        return False
+    if difference == "name" and (a.cjk or b.cjk):
+        return False
+    return not changes_value(a, b)
+
+
+def _other_predicate(a: Features, b: Features) -> bool:
+    """Each says another thing of the subject ("Sara *works* in Berlin" / "Sara *lives* in
+    Berlin", "booked LX Factory" / "plans the offsite at LX Factory"): a new value changes what
+    follows a shared predicate ("prefers a cortado" / "prefers a flat white")."""
+    if not a.predicate or not b.predicate:
+        return False
+    return a.predicate not in b.words and b.predicate not in a.words
 
 
 def _prefix_antonym(own_a: frozenset[str], own_b: frozenset[str]) -> str | None:

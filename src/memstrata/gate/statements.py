@@ -56,6 +56,9 @@ class Features:
     relatives: frozenset[str] = frozenset()
     subject: str = ""
     cjk: bool = False
+    #: the first English content word after the subject and its name ("Ann Weber *plans* the
+    #: offsite"): what is said of the subject; empty when a Chinese run or nothing follows
+    predicate: str = ""
 
 
 @lru_cache(maxsize=4096)
@@ -91,6 +94,7 @@ def features_of(text: str) -> Features:
         frozenset(state.relatives),
         state.subject,
         cjk,
+        state.predicate,
     )
 
 
@@ -106,12 +110,18 @@ class _State:
         self.negated = False
         self.change_marked = False
         self.subject = ""
+        self.predicate = ""
+        self.after_subject = False
         self.skip_unit = ""
 
-    def add_word(self, word: str) -> None:
+    def add_word(self, word: str, *, name: bool = False, english: bool = True) -> None:
         self.words.add(word)
         if not self.subject:
             self.subject = word
+        elif not self.after_subject and not (name and english and not self.predicate):
+            # a name right after the subject is more of it ("Ann Weber", "Li Na")
+            self.after_subject = True
+            self.predicate = word if english else ""
 
     def add_number(self, token: str, following: str) -> None:
         value = lexicon.THOUSANDS.sub("", token)
@@ -231,7 +241,7 @@ def _read_chinese(run: str, state: _State) -> None:
     kept = "".join(ch for ch in run if ch not in lexicon.ZH_PARTICLES)
     # bigrams for order, single characters so that an inserted word does not hide the rest
     for gram in sorted(_bigrams(kept) | set(kept), key=lambda g: (kept.find(g), -len(g))):
-        state.add_word(gram)
+        state.add_word(gram, english=False)
 
 
 def _in_compound(text: str, start: int, end: int) -> bool:
@@ -280,11 +290,13 @@ def _read_word(token: str, following: str, state: _State, compound: bool = False
         return
     if folded in STOP_WORDS or folded in lexicon.EXTRA_STOP or len(folded) < 2:
         return
+    name = False
     if folded in lexicon.RELATIVES:
         state.relatives.add(_stem(folded))
         state.names.add(_stem(folded))
     elif token[:1].isupper() and folded not in lexicon.OPENERS:
         state.names.add(folded)
+        name = True
     word, negates = _fold(folded)
     if negates:
         state.negated = not state.negated
@@ -295,7 +307,7 @@ def _read_word(token: str, following: str, state: _State, compound: bool = False
     if word in lexicon.CHANGE_VERBS:
         state.change_marked = True
     if word not in lexicon.LIGHT_STEMS:
-        state.add_word(word)
+        state.add_word(word, name=name)
 
 
 def fold_word(word: str) -> str:
@@ -394,6 +406,27 @@ def detail_difference(a: Features, b: Features) -> str | None:
     if _unmatched_names(a, b) or _unmatched_names(b, a):
         return "name"
     return None
+
+
+def changes_value(a: Features, b: Features) -> bool:
+    """The details differ by more than one side adding some: a number, date or name both
+    hold differs ("at 3pm" / "at 4pm"), or each side holds one the other lacks ("at 3pm" /
+    "on Monday"). "Plans the offsite for March" / "12–14 March" only adds."""
+    return bool(_extra_details(a, b)) and bool(_extra_details(b, a))
+
+
+def _extra_details(a: Features, b: Features) -> bool:
+    return bool(a.numbers - b.numbers or a.dates - b.dates or _unmatched_names(a, b))
+
+
+def added_names(a: Features, b: Features) -> frozenset[str]:
+    """The words of the names ``a`` holds and ``b`` does not, folded like content words."""
+    return frozenset(fold_word(name) for name in _unmatched_names(a, b))
+
+
+def says_more(a: Features, b: Features) -> bool:
+    """``a`` holds a word or a detail (number, date, name) that ``b`` lacks."""
+    return bool(own_words(a, b)) or _extra_details(a, b)
 
 
 def changed_detail(new: Features, old: Features) -> str:
