@@ -352,9 +352,9 @@ class Memory:
         return self.proposal_store.get(proposal_id)
 
     def resolve_proposal(
-        self, proposal_id: str, accept: bool, keep: Keep = "both", actor: str = "user"
+        self, proposal_id: str, accept: bool, keep: Keep | None = None, actor: str = "user"
     ) -> Proposal:
-        """Rule on a proposal: accept (``keep`` a, b or both for conflicts) or reject it."""
+        """Rule on a proposal: accept (a conflict needs ``keep``: a, b or both) or reject it."""
         from memstrata.gate.rulings import rule_on
 
         with self.lock.held():

@@ -227,3 +227,18 @@ def test_metrics_summarises_what_context_and_recall_recorded(ws: Path):
     assert any(line.startswith("  injection share: mean ") for line in lines)
     summary = json.loads(run("--workspace", str(ws), "metrics", "--json").stdout)
     assert summary["contexts"] == 1 and summary["recalls"] == 1 and summary["recall_hits"] >= 1
+
+
+def test_accepting_a_conflict_needs_the_side_that_stands(ws: Path):
+    run("remember", "Ann likes jazz", cwd=ws)
+    assert "conflicted" in run("remember", "Ann does not like jazz", cwd=ws).stdout
+    [proposal] = json.loads(run("proposals", "list", "--json", cwd=ws).stdout)
+
+    unsaid = run("proposals", "accept", proposal["id"], cwd=ws)
+    ruled = run("proposals", "accept", proposal["id"], "--keep", "a", cwd=ws)
+
+    assert unsaid.returncode != 0
+    assert "say which side stands" in unsaid.stderr and "Traceback" not in unsaid.stderr
+    assert ruled.returncode == 0 and "kept a" in ruled.stdout
+    listed = json.loads(run("topic", "list", "--all", "--json", cwd=ws).stdout)
+    assert sorted(topic["state"] for topic in listed) == ["active", "superseded"]

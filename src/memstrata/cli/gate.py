@@ -122,12 +122,11 @@ def show(ctx: click.Context, proposal_id: str, as_json: bool) -> None:
 @click.option(
     "--keep",
     type=click.Choice(["a", "b", "both"]),
-    default="both",
-    show_default=True,
-    help="For a conflict: which side stands.",
+    default=None,
+    help="For a conflict (required there): which side stands.",
 )
 @click.pass_context
-def accept(ctx: click.Context, proposal_id: str, keep: str) -> None:
+def accept(ctx: click.Context, proposal_id: str, keep: str | None) -> None:
     """Accept a proposal (for a conflict, say which side to keep).
 
     Example: memstrata proposals accept p-0123456789 --keep b

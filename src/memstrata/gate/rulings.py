@@ -19,9 +19,12 @@ Keep = Literal["a", "b", "both"]
 
 
 def rule_on(
-    gate: Gate, pid: str, accept: bool, keep: Keep = "both", actor: str = "user"
+    gate: Gate, pid: str, accept: bool, keep: Keep | None = None, actor: str = "user"
 ) -> Proposal:
-    """Accept (with ``keep`` for conflicts) or reject proposal ``pid``; return it resolved."""
+    """Accept (with ``keep`` for conflicts) or reject proposal ``pid``; return it resolved.
+
+    Accepting a conflict needs ``keep``: "accept" alone does not say which side stands, and a
+    guess would either supersede a side nobody chose or quietly do what a rejection does."""
     proposal = gate.proposals.get(pid)
     if proposal.status != "open":
         raise InputError(f"{pid} is already {proposal.status} ({proposal.ruling})")
@@ -38,10 +41,15 @@ def rule_on(
                 pid, "accepted", "accepted: the next garden run carries it out", now
             )
         return gate.proposals.resolve(pid, "rejected", "rejected: left as it is", now)
-    if keep not in ("a", "b", "both"):
-        raise InputError(f"--keep must be a, b or both, not {keep!r}")
-    ruling = keep if accept else "both"
     sides = {side.label: side.topic_id for side in proposal.sides}
+    if accept and keep is None:
+        raise InputError(
+            f"{pid} is a conflict: say which side stands, keep a ({sides['a']}), "
+            f"b ({sides['b']}) or both (--keep on the command line)"
+        )
+    if accept and keep not in ("a", "b", "both"):
+        raise InputError(f"--keep must be a, b or both, not {keep!r}")
+    ruling = keep if accept and keep else "both"
     why = f"ruling on {pid}: keep {ruling}"
     if ruling == "both":
         for topic_id in sides.values():
