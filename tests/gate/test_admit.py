@@ -412,6 +412,19 @@ def test_older_journal_facts_consistent_with_a_page_raise_no_conflict(mem: Memor
     assert mem.proposals("open") == []
 
 
+def test_a_page_heading_tells_where_its_subject_ends(mem: Memory):
+    page = "# Billing service\n\nOwns the invoice emails.\n"
+    mem.write_topic("projects/billing-service", page)
+
+    # "billing service" is the subject, so "sends" and "owns" are what is said of it: another
+    # thing, not a new value of the same one (read without the heading, the predicate of both
+    # would be "service", and the page's statement would be replaced)
+    verdict = mem.remember("The billing service sends the invoice emails")
+
+    assert isinstance(verdict, Admitted) and verdict.created
+    assert mem.get_topic("projects/billing-service").summary == page
+
+
 def test_a_duplicate_adding_a_detail_keeps_the_fuller_statement(mem: Memory):
     stored = mem.remember("The design review is at 3pm")
 

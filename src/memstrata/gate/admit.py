@@ -191,13 +191,11 @@ class Gate:
                 continue
             statements = statements_of(topic.summary)
             heading = _HEADING.search(topic.summary)
-            said = [
-                with_subject(statement, heading and heading.group(1), text)
-                for statement in statements
-            ]
+            subject = heading.group(1) if heading else ""
+            said = [with_subject(statement, subject, text) for statement in statements]
             cosines = self._cosines(text, said)
             for statement, full, cosine in zip(statements, said, cosines, strict=True):
-                relation = relate(text, full, cosine, self.threshold)
+                relation = relate(text, full, cosine, self.threshold, subject)
                 found = _Match(topic, statement, relation, len(statements) == 1, full)
                 if best is None or _rank(found) > _rank(best):
                     best = found

@@ -38,6 +38,8 @@ from memstrata.gate.statements import (
     detail_difference,
     features_of,
     own_words,
+    predicate_of,
+    subject_words,
     word_overlap,
 )
 
@@ -64,9 +66,14 @@ class Relation:
 
 
 def relate(
-    candidate: str, stored: str, cosine: float | None = None, threshold: float | None = None
+    candidate: str,
+    stored: str,
+    cosine: float | None = None,
+    threshold: float | None = None,
+    subject: str = "",
 ) -> Relation:
-    """Classify ``candidate`` against ``stored`` (see the module docstring for the rules)."""
+    """Classify ``candidate`` against ``stored`` (see the module docstring for the rules);
+    ``subject`` names what both are about when the caller knows it (a page's heading)."""
     a, b = features_of(candidate), features_of(stored)
     overlap = word_overlap(a, b)
     own_a, own_b = own_words(a, b), own_words(b, a)
@@ -110,8 +117,12 @@ def relate(
             return found("duplicate", f"nearly the same words (overlap {overlap:.2f})")
         return found("unrelated", "one side adds " + ", ".join(sorted(own_a or own_b)[:3]))
     if same_subject and overlap >= UPDATE_MIN_OVERLAP and len(a.words & b.words) >= 2:
-        if _other_predicate(a, b):
-            return found("unrelated", f"says something else of it ({b.predicate} / {a.predicate})")
+        about = subject_words(subject)
+        said_a, said_b = predicate_of(a, about), predicate_of(b, about)
+        if said_a and said_b and said_a not in b.words and said_b not in a.words:
+            # "Sara *works* in Berlin" / "Sara *lives* in Berlin": another thing said of the
+            # subject, which both can be true; a new value follows a shared predicate
+            return found("unrelated", f"says something else of it ({said_b} / {said_a})")
         changed = ", ".join(sorted(own_b)[:3]) + " → " + ", ".join(sorted(own_a)[:3])
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
@@ -133,15 +144,6 @@ def _only_added(difference: str | None, a: Features, b: Features) -> bool:
     if difference == "name" and (a.cjk or b.cjk):
         return False
     return not changes_value(a, b)
-
-
-def _other_predicate(a: Features, b: Features) -> bool:
-    """Each says another thing of the subject ("Sara *works* in Berlin" / "Sara *lives* in
-    Berlin", "booked LX Factory" / "plans the offsite at LX Factory"): a new value changes what
-    follows a shared predicate ("prefers a cortado" / "prefers a flat white")."""
-    if not a.predicate or not b.predicate:
-        return False
-    return a.predicate not in b.words and b.predicate not in a.words
 
 
 def _prefix_antonym(own_a: frozenset[str], own_b: frozenset[str]) -> str | None:

@@ -56,9 +56,8 @@ class Features:
     relatives: frozenset[str] = frozenset()
     subject: str = ""
     cjk: bool = False
-    #: the first English content word after the subject and its name ("Ann Weber *plans* the
-    #: offsite"): what is said of the subject; empty when a Chinese run or nothing follows
-    predicate: str = ""
+    #: the English content words in order, each with whether it was written as a name
+    sequence: tuple[tuple[str, bool], ...] = ()
 
 
 @lru_cache(maxsize=4096)
@@ -94,7 +93,7 @@ def features_of(text: str) -> Features:
         frozenset(state.relatives),
         state.subject,
         cjk,
-        state.predicate,
+        tuple(state.sequence),
     )
 
 
@@ -110,18 +109,13 @@ class _State:
         self.negated = False
         self.change_marked = False
         self.subject = ""
-        self.predicate = ""
-        self.after_subject = False
+        self.sequence: list[tuple[str, bool]] = []
         self.skip_unit = ""
 
-    def add_word(self, word: str, *, name: bool = False, english: bool = True) -> None:
+    def add_word(self, word: str) -> None:
         self.words.add(word)
         if not self.subject:
             self.subject = word
-        elif not self.after_subject and not (name and english and not self.predicate):
-            # a name right after the subject is more of it ("Ann Weber", "Li Na")
-            self.after_subject = True
-            self.predicate = word if english else ""
 
     def add_number(self, token: str, following: str) -> None:
         value = lexicon.THOUSANDS.sub("", token)
@@ -241,7 +235,7 @@ def _read_chinese(run: str, state: _State) -> None:
     kept = "".join(ch for ch in run if ch not in lexicon.ZH_PARTICLES)
     # bigrams for order, single characters so that an inserted word does not hide the rest
     for gram in sorted(_bigrams(kept) | set(kept), key=lambda g: (kept.find(g), -len(g))):
-        state.add_word(gram, english=False)
+        state.add_word(gram)
 
 
 def _in_compound(text: str, start: int, end: int) -> bool:
@@ -307,7 +301,8 @@ def _read_word(token: str, following: str, state: _State, compound: bool = False
     if word in lexicon.CHANGE_VERBS:
         state.change_marked = True
     if word not in lexicon.LIGHT_STEMS:
-        state.add_word(word, name=name)
+        state.add_word(word)
+        state.sequence.append((word, name))
 
 
 def fold_word(word: str) -> str:
@@ -406,6 +401,28 @@ def detail_difference(a: Features, b: Features) -> str | None:
     if _unmatched_names(a, b) or _unmatched_names(b, a):
         return "name"
     return None
+
+
+def predicate_of(features: Features, subject: frozenset[str] = frozenset()) -> str:
+    """What is said of the subject: the first content word after it ("Ann Weber *plans* the
+    offsite"), or ``""`` for Chinese, which is compared by character with no word order to read.
+
+    The subject is ``subject`` (the folded words of a page's heading, "billing service") when
+    given, else the statement's first word and the names right after it ("Ann Weber", "Li Na").
+    """
+    if features.cjk:
+        return ""
+    if subject:
+        return next((word for word, _ in features.sequence if word not in subject), "")
+    rest = list(features.sequence[1:])
+    while rest and rest[0][1]:
+        rest.pop(0)
+    return rest[0][0] if rest else ""
+
+
+def subject_words(text: str) -> frozenset[str]:
+    """The folded content words of a subject such as a page heading ("Billing service")."""
+    return frozenset(fold_word(word) for word in re.findall(r"[^\W\d_]+", text) if word.isascii())
 
 
 def changes_value(a: Features, b: Features) -> bool:
