@@ -146,6 +146,15 @@ def test_another_thing_said_of_the_same_subject_is_no_new_value(candidate, store
     assert relation.reason.startswith("says something else of it")
 
 
+def test_chinese_words_of_its_own_in_several_places_are_no_new_value():
+    # works in the Shanghai office, likes pour-over coffee / the Shanghai office's backend engineer
+    relation = relate("@李娜: 在上海办公室工作，喜欢手冲咖啡", "李娜 上海办公室的后端工程师")
+    one_phrase = relate("李娜喜欢喝美式", "李娜喜欢喝拿铁")
+
+    assert relation.kind == "unrelated" and relation.reason == "says other things of it"
+    assert one_phrase.kind == "update"
+
+
 @pytest.mark.parametrize(
     ("candidate", "stored"),
     [

@@ -12,7 +12,9 @@ has and the other lacks (Chinese compared by character, so word order is free):
   subject ("meeting at 3pm" / "at 4pm"; words overlapping ≥ 0.5, or ≥ 0.25 when the candidate
   marks a change: "switched from Vim to Helix"); or both sides have own words around a shared
   core that holds the predicate ("prefers cortado" / "prefers flat white"). Another predicate
-  says another thing of the subject ("works in Berlin" / "lives in Berlin"): unrelated. A
+  says another thing of the subject ("works in Berlin" / "lives in Berlin"), and so do
+  Chinese characters of its own in several places of a statement (a value is one phrase):
+  unrelated. A
   detail only one side holds ("in March" / "12–14 March") is an addition, not a change: the
   two are then compared on their words, as below.
 - **duplicate**: no detail differs (numbers, dates, names, relatives, negation), both texts are
@@ -39,6 +41,7 @@ from memstrata.gate.statements import (
     features_of,
     own_words,
     predicate_of,
+    scattered,
     subject_words,
     word_overlap,
 )
@@ -123,6 +126,9 @@ def relate(
             # "Sara *works* in Berlin" / "Sara *lives* in Berlin": another thing said of the
             # subject, which both can be true; a new value follows a shared predicate
             return found("unrelated", f"says something else of it ({said_b} / {said_a})")
+        if a.cjk and (scattered(a, own_a) or scattered(b, own_b)):
+            # a new value replaces one phrase; words of its own in several places say more
+            return found("unrelated", "says other things of it")
         changed = ", ".join(sorted(own_b)[:3]) + " → " + ", ".join(sorted(own_a)[:3])
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")

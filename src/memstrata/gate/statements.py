@@ -58,6 +58,8 @@ class Features:
     cjk: bool = False
     #: the English content words in order, each with whether it was written as a name
     sequence: tuple[tuple[str, bool], ...] = ()
+    #: the Chinese runs in order, as compared (particles and negations out)
+    han: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=4096)
@@ -94,6 +96,7 @@ def features_of(text: str) -> Features:
         state.subject,
         cjk,
         tuple(state.sequence),
+        tuple(state.han),
     )
 
 
@@ -110,6 +113,7 @@ class _State:
         self.change_marked = False
         self.subject = ""
         self.sequence: list[tuple[str, bool]] = []
+        self.han: list[str] = []
         self.skip_unit = ""
 
     def add_word(self, word: str) -> None:
@@ -233,6 +237,7 @@ def _read_chinese(run: str, state: _State) -> None:
         run = run[len(state.skip_unit) :]
     state.skip_unit = ""
     kept = "".join(ch for ch in run if ch not in lexicon.ZH_PARTICLES)
+    state.han.append(kept)
     # bigrams for order, single characters so that an inserted word does not hide the rest
     for gram in sorted(_bigrams(kept) | set(kept), key=lambda g: (kept.find(g), -len(g))):
         state.add_word(gram)
@@ -418,6 +423,20 @@ def predicate_of(features: Features, subject: frozenset[str] = frozenset()) -> s
     while rest and rest[0][1]:
         rest.pop(0)
     return rest[0][0] if rest else ""
+
+
+def scattered(features: Features, own: frozenset[str]) -> bool:
+    """The Chinese characters in ``own`` stand in more than one place of the statement: not
+    one phrase that another could replace. Against "上海办公室的后端工程师", the statement
+    "在上海办公室工作，喜欢手冲咖啡" holds 工作 and 喜欢手冲咖啡 of its own."""
+    places = 0
+    for run in features.han:
+        inside = False
+        for ch in run:
+            if ch in own and not inside:
+                places += 1
+            inside = ch in own
+    return places > 1
 
 
 def subject_words(text: str) -> frozenset[str]:
