@@ -14,9 +14,8 @@ has and the other lacks (Chinese compared by character, so word order is free):
   core that holds the predicate ("prefers cortado" / "prefers flat white"). Another predicate
   says another thing of the subject ("works in Berlin" / "lives in Berlin"), and so do
   Chinese characters of its own in several places of a statement (a value is one phrase):
-  unrelated. A
-  detail only one side holds ("in March" / "12–14 March") is an addition, not a change: the
-  two are then compared on their words, as below.
+  unrelated. A detail only one side holds ("in March" / "12–14 March") is an addition, not a
+  change: the two are then compared on their words, as below.
 - **duplicate**: no detail differs (numbers, dates, names, relatives, negation), both texts are
   in the same script, and at most one side has own words — two sides with words of their own
   say different things. Then either neither side has own words (the same words), or, with an
