@@ -10,6 +10,7 @@ import click
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json
 from memstrata.raw.importers import FORMATS
+from memstrata.raw.ingest import IngestReport
 
 
 @click.command()
@@ -50,21 +51,46 @@ def ingest(
     if as_json:
         echo_json(report)
     else:
-        click.echo(
-            f"{report.files} files, {report.sessions} sessions: {report.turns_added} turns added, "
-            f"{report.turns_updated} updated; {report.skipped_unchanged} unchanged files skipped"
-            + (
-                f", {report.skipped_unknown} unknown files skipped"
-                if report.skipped_unknown
-                else ""
-            )
-        )
+        click.echo(_summary(report, format_name))
     for problem in report.problems[:50]:
         click.echo(f"problem: {problem}", err=True)
     if len(report.problems) > 50:
         click.echo(f"… and {len(report.problems) - 50} more problems", err=True)
-    if report.problems:
+    if report.found_no_transcript and not report.problems:
+        named = ", ".join(str(path) for path in paths)
+        click.echo(f"nothing imported: no {_kind(format_name)} found in {named}", err=True)
+    if report.problems or report.found_no_transcript:
         ctx.exit(1)
+
+
+#: how many skipped files the text report names (``--json`` lists them all)
+NAMED_SKIPS = 3
+
+
+def _summary(report: IngestReport, format_name: str) -> str:
+    kept = f", {report.turns_kept} kept as stored (held less)" if report.turns_kept else ""
+    line = (
+        f"{report.files} files, {report.sessions} sessions: {report.turns_added} turns added, "
+        f"{report.turns_updated} updated{kept}; "
+        f"{report.skipped_unchanged} unchanged files skipped"
+    )
+    if report.unknown_files:
+        unknown = "unknown files" if format_name == "auto" else f"files not in {format_name} format"
+        line += (
+            f", {len(report.unknown_files)} {unknown} skipped: {_first_few(report.unknown_files)}"
+        )
+    if report.empty_files:
+        line += f", {len(report.empty_files)} empty files skipped: {_first_few(report.empty_files)}"
+    return line
+
+
+def _kind(format_name: str) -> str:
+    return "transcript" if format_name == "auto" else f"{format_name} transcript"
+
+
+def _first_few(paths: list[str]) -> str:
+    more = f" (and {len(paths) - NAMED_SKIPS} more)" if len(paths) > NAMED_SKIPS else ""
+    return ", ".join(paths[:NAMED_SKIPS]) + more
 
 
 COMMANDS = (ingest,)

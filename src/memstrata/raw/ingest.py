@@ -4,6 +4,10 @@ Each file is parsed by its importer and upserted into the raw store. A file unch
 last import (same size and mtime) is skipped without parsing; a changed or longer one is parsed
 again and only new or grown turns are written. Bad lines are counted and reported by line; the
 rest of the file still imports.
+
+Only a file that was read as a transcript, in full, is marked imported: one with bad lines, one
+that no importer claims, and one that yields no session in the ``--format`` asked for (and does
+not look like it) are read again next time.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from pathlib import Path
 
 from memstrata.errors import InputError
 from memstrata.model import Problem, Turn
-from memstrata.raw.importers import FORMATS, detect_format, parse_file
+from memstrata.raw.importers import FORMATS, detect_format, is_format, parse_file
 from memstrata.raw.store import RawStore
 from memstrata.redaction import redact_secrets
 
@@ -28,13 +32,21 @@ class IngestReport:
 
     files: int = 0
     skipped_unchanged: int = 0
+    #: files found in folders that are no transcript in the format asked for (auto: in any)
     skipped_unknown: int = 0
+    unknown_files: list[str] = field(default_factory=list)
+    #: empty files found in folders (an empty file named directly is a problem)
+    empty_files: list[str] = field(default_factory=list)
     sessions: int = 0
     turns_added: int = 0
     turns_updated: int = 0
+    #: stored turns this import held less of (an older or cut-short copy): left as stored
+    turns_kept: int = 0
     #: secrets replaced by placeholders before storing, by kind
     redacted: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    #: no file was read as a transcript, nor skipped as one already imported
+    found_no_transcript: bool = False
 
 
 def _redacted(turn: Turn, counts: dict[str, int]) -> Turn:
@@ -71,8 +83,16 @@ def collect_files(paths: Iterable[Path]) -> list[Path]:
 
 def _walk(folder: Path) -> Iterator[Path]:
     for path in folder.rglob("*"):
-        if path.suffix in CANDIDATE_SUFFIXES and path.is_file() and not path.name.startswith("."):
+        if path.suffix not in CANDIDATE_SUFFIXES or path.name.startswith("."):
+            continue
+        if path.is_file() and not _is_subagent_meta(path):
             yield path
+
+
+def _is_subagent_meta(path: Path) -> bool:
+    """``agent-<id>.meta.json`` beside ``agent-<id>.jsonl``: read with it, not on its own."""
+    name = path.name
+    return name.endswith(".meta.json") and path.with_name(f"{name[:-10]}.jsonl").is_file()
 
 
 def ingest_files(
@@ -84,7 +104,10 @@ def ingest_files(
     on_file: Callable[[Path], None] | None = None,
     redact: bool = True,
 ) -> IngestReport:
-    """Import ``files`` into ``store``; ``named`` files that no importer claims are problems.
+    """Import ``files`` into ``store``; ``named`` files it cannot import are problems.
+
+    A file named directly that is empty, or no transcript in ``format_name`` (auto: in any
+    format), is a problem; one found in a folder is listed in the report and skipped.
 
     With ``redact`` (the default, ``[raw] redact_secrets``) every turn's text and tool input
     has its secrets replaced by typed placeholders before it is stored; the report counts them.
@@ -96,6 +119,7 @@ def ingest_files(
         if on_file is not None:
             on_file(path)
         _ingest_one(store, path, format_name, agent, path in named, report, redact)
+    report.found_no_transcript = report.files == 0 and report.skipped_unchanged == 0
     return report
 
 
@@ -110,19 +134,38 @@ def _ingest_one(
 ) -> None:
     source = str(path.resolve())
     stat = path.stat()
-    if store.import_mark(source) == (stat.st_size, stat.st_mtime_ns):
+    # The mark vouches that an unchanged file (same path, size and mtime) has nothing more to
+    # give. A content hash would not make that truer: the file is unchanged either way. It holds
+    # because the store only grows (RawStore.upsert never trades a turn for one holding less), so
+    # no other file takes out what this one put in. A mark made in another --format does not
+    # count: that format may have read the file wrongly.
+    mark = store.import_mark(source)
+    if (
+        mark is not None
+        and (mark.size, mark.mtime_ns) == (stat.st_size, stat.st_mtime_ns)
+        and format_name in ("auto", mark.format)
+    ):
         report.skipped_unchanged += 1
+        return
+    if stat.st_size == 0:
+        if named:
+            report.problems.append(Problem(str(path), None, "empty file, nothing to import"))
+        else:
+            report.empty_files.append(str(path))
         return
     chosen = format_name if format_name != "auto" else detect_format(path)
     if chosen is None:
-        if named:
-            report.problems.append(
-                Problem(str(path), None, "not a transcript format memstrata knows; try --format")
-            )
-        else:
-            report.skipped_unknown += 1
+        _skip_unknown(path, "not a transcript format memstrata knows; try --format", named, report)
         return
     parsed = parse_file(path, chosen, agent)
+    if not parsed.sessions and format_name != "auto" and not is_format(path, chosen):
+        # Not a failure of the file but of the format asked for; never marked, so the right
+        # format (or auto) can still import it.
+        detected = detect_format(path)
+        looks = f"it looks like {detected}" if detected else "no format memstrata knows claims it"
+        message = f"no {chosen} session found: the file does not match --format {chosen} ({looks})"
+        _skip_unknown(path, message, named, report)
+        return
     report.files += 1
     report.problems.extend(parsed.problems)
     for item in parsed.sessions:
@@ -135,6 +178,16 @@ def _ingest_one(
         report.sessions += 1
         report.turns_added += counts.added
         report.turns_updated += counts.updated
+        report.turns_kept += counts.kept
     if not parsed.problems:
         # Only a clean import is remembered as done: a file with bad lines is retried next time.
         store.set_import_mark(source, chosen, stat.st_size, stat.st_mtime_ns)
+
+
+def _skip_unknown(path: Path, message: str, named: bool, report: IngestReport) -> None:
+    """A file named directly is a problem; one found in a folder is skipped and listed."""
+    if named:
+        report.problems.append(Problem(str(path), None, message))
+    else:
+        report.skipped_unknown += 1
+        report.unknown_files.append(str(path))

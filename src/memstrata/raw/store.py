@@ -3,10 +3,16 @@
 This database is canonical (it is the only copy of the transcripts we imported), so its schema is
 versioned with ``PRAGMA user_version`` and only ever extended. Turn text is also indexed in a
 contentless FTS5 table (``turns_fts``, rowid = ``turns.id``) holding the CJK-segmented text.
+
+The store only grows: a stored turn is replaced only by a version of it that holds at least as
+much (see :meth:`RawStore.upsert`), so what one file put in, no other file takes out. That is what
+lets an import mark (a file's path, size and mtime) vouch that an unchanged file has nothing left
+to give.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -17,7 +23,10 @@ from memstrata.fts import TOKENIZE, match_expression, segment
 from memstrata.model import SearchHit, Session, Turn
 from memstrata.sqlite import connect, file_identity, immediate
 
-SCHEMA_VERSION = 1
+#: 2: import marks written by schema 1 are dropped once. Back then a shorter copy of a session
+#: could replace stored turns by cut-down ones, and the mark of the full file kept it from being
+#: read again; without the marks every file is read once more, which restores what was lost.
+SCHEMA_VERSION = 2
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS sessions (
@@ -57,6 +66,17 @@ class UpsertCounts:
     added: int = 0
     updated: int = 0
     unchanged: int = 0
+    #: turns this copy holds less of than the store (an older or cut-short copy): left as stored
+    kept: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ImportMark:
+    """A file imported in full: its size and mtime then, and the format it was read as."""
+
+    size: int
+    mtime_ns: int
+    format: str
 
 
 class RawStore:
@@ -79,6 +99,8 @@ class RawStore:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     self.db.execute(statement)
+            if version == 1:
+                self.db.execute("DELETE FROM imports")
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
@@ -87,10 +109,17 @@ class RawStore:
     # -- writing -------------------------------------------------------------------------------
 
     def upsert(self, session: Session, turns: Iterable[Turn]) -> UpsertCounts:
-        """Store a session and its turns; turns already stored unchanged are left alone."""
-        added = updated = unchanged = 0
+        """Store a session and its turns; a stored turn is replaced only by one holding as much.
+
+        A turn that differs from the stored one replaces it when its text is at least as long and
+        it lists at least as many tool calls: a response still being written only grows. One that
+        holds less is an older or cut-short copy of the same turn (a truncated file, a backup) and
+        is kept out, counted as ``kept``. A copy that is behind the store (a turn kept out, or
+        fewer turns than stored) leaves the session's title alone too.
+        """
+        added = updated = unchanged = kept = 0
+        incoming = tuple(turns)
         with immediate(self.db):
-            self._upsert_session(session)
             existing = {
                 row["idx"]: row
                 for row in self.db.execute(
@@ -98,8 +127,18 @@ class RawStore:
                     (session.id,),
                 )
             }
-            for turn in turns:
+            changes: list[tuple[Turn, sqlite3.Row | None]] = []
+            for turn in incoming:
                 row = existing.get(turn.index)
+                if row is None or _holds_more(turn, row):
+                    changes.append((turn, row))
+                elif _is_stored(turn, row):
+                    unchanged += 1
+                else:
+                    kept += 1
+            is_behind = kept > 0 or len(incoming) < len(existing)
+            self._upsert_session(session, keep_title=is_behind)
+            for turn, row in changes:
                 if row is None:
                     cursor = self.db.execute(
                         "INSERT INTO turns (session_id, idx, role, time, text, tool_calls)"
@@ -108,12 +147,7 @@ class RawStore:
                     )
                     self._index_text(cursor.lastrowid, turn.text)
                     added += 1
-                elif (row["role"], row["time"], row["text"], row["tool_calls"]) != (
-                    turn.role,
-                    turn.time,
-                    turn.text,
-                    turn.tool_calls,
-                ):
+                else:
                     self._unindex_text(row["id"], row["text"])
                     self.db.execute(
                         "UPDATE turns SET role = ?, time = ?, text = ?, tool_calls = ?"
@@ -122,11 +156,9 @@ class RawStore:
                     )
                     self._index_text(row["id"], turn.text)
                     updated += 1
-                else:
-                    unchanged += 1
-        return UpsertCounts(added, updated, unchanged)
+        return UpsertCounts(added, updated, unchanged, kept)
 
-    def _upsert_session(self, session: Session) -> None:
+    def _upsert_session(self, session: Session, keep_title: bool) -> None:
         self.db.execute(
             """
             INSERT INTO sessions (id, harness, agent, started, ended, source_path, title)
@@ -136,7 +168,8 @@ class RawStore:
                     (sessions.started = '' OR excluded.started < sessions.started)
                     THEN excluded.started ELSE sessions.started END,
                 ended = MAX(sessions.ended, excluded.ended),
-                title = CASE WHEN excluded.title != '' THEN excluded.title ELSE sessions.title END
+                title = CASE WHEN excluded.title != '' AND (sessions.title = '' OR NOT ?)
+                    THEN excluded.title ELSE sessions.title END
             """,
             (
                 session.id,
@@ -146,6 +179,7 @@ class RawStore:
                 session.ended,
                 session.source_path,
                 session.title,
+                keep_title,
             ),
         )
 
@@ -158,12 +192,12 @@ class RawStore:
             (rowid, segment(text)),
         )
 
-    def import_mark(self, source_path: str) -> tuple[int, int] | None:
-        """(size, mtime_ns) of ``source_path`` when it was last imported in full."""
+    def import_mark(self, source_path: str) -> ImportMark | None:
+        """What ``source_path`` was when it was last imported in full, and in which format."""
         row = self.db.execute(
-            "SELECT size, mtime_ns FROM imports WHERE source_path = ?", (source_path,)
+            "SELECT size, mtime_ns, format FROM imports WHERE source_path = ?", (source_path,)
         ).fetchone()
-        return (row["size"], row["mtime_ns"]) if row else None
+        return ImportMark(row["size"], row["mtime_ns"], row["format"]) if row else None
 
     def set_import_mark(self, source_path: str, format_name: str, size: int, mtime_ns: int) -> None:
         with immediate(self.db):
@@ -286,6 +320,28 @@ class RawStore:
         sessions = self.db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
         turns = self.db.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
         return {"sessions": sessions, "turns": turns}
+
+
+def _is_stored(turn: Turn, row: sqlite3.Row) -> bool:
+    stored = (row["role"], row["time"], row["text"], row["tool_calls"])
+    return stored == (turn.role, turn.time, turn.text, turn.tool_calls)
+
+
+def _holds_more(turn: Turn, row: sqlite3.Row) -> bool:
+    """Is ``turn`` a change to the stored ``row`` that loses nothing (no shorter text, no fewer
+    tool calls)? A differing prefix of the same turn always loses something."""
+    if _is_stored(turn, row):
+        return False
+    has_text = len(turn.text) >= len(row["text"])
+    return has_text and _call_count(turn.tool_calls) >= _call_count(row["tool_calls"])
+
+
+def _call_count(tool_calls: str) -> int:
+    try:
+        calls = json.loads(tool_calls)
+    except json.JSONDecodeError:
+        return 0
+    return len(calls) if isinstance(calls, list) else 0
 
 
 def open_raw_store(path: Path, readonly: bool = False) -> RawStore:

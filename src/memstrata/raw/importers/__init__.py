@@ -58,15 +58,25 @@ HEAD_BYTES = 64 * 1024
 
 def detect_format(path: Path) -> str | None:
     """Name the format of ``path`` by sniffing its head; ``None`` when no importer claims it."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(HEAD_BYTES)
-    except OSError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror})") from error
+    head = _read_head(path)
     for name, module in importer_modules().items():
         if module.sniff(path, head):
             return name
     return None
+
+
+def is_format(path: Path, format_name: str) -> bool:
+    """Does the importer for ``format_name`` recognise ``path`` by its head."""
+    module = importer_modules()[format_name]
+    return bool(module.sniff(path, _read_head(path)))
+
+
+def _read_head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(HEAD_BYTES)
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from error
 
 
 def parse_file(path: Path, format_name: str, agent: str | None) -> ParsedFile:

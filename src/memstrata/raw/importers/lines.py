@@ -27,7 +27,9 @@ def read_json_lines(
 ) -> Iterator[JsonLine | Problem]:
     """Yield each non-blank line of ``path`` as JSON, or a :class:`Problem` naming the line.
 
-    Reads in binary so a line of invalid UTF-8 or an oversized line costs only that line.
+    Reads in binary so a line of invalid UTF-8 or an oversized line costs only that line. A last
+    line without its newline that does not parse is reported as cut short: the file was truncated
+    or is still being written.
     """
     with path.open("rb") as handle:
         for number, raw in enumerate(_bounded_lines(handle, max_line_bytes), start=1):
@@ -39,16 +41,23 @@ def read_json_lines(
             if not raw.strip():
                 continue
             try:
-                text = raw.decode("utf-8")
+                value = json.loads(raw.decode("utf-8"))
             except UnicodeDecodeError as error:
-                yield Problem(str(path), number, f"invalid UTF-8 at byte {error.start}")
+                message = f"invalid UTF-8 at byte {error.start}"
+                yield Problem(str(path), number, _cut_short(raw, message))
                 continue
-            try:
-                yield JsonLine(number, json.loads(text))
             except json.JSONDecodeError as error:
-                yield Problem(
-                    str(path), number, f"invalid JSON: {error.msg} (column {error.colno})"
-                )
+                message = f"invalid JSON: {error.msg} (column {error.colno})"
+                yield Problem(str(path), number, _cut_short(raw, message))
+                continue
+            yield JsonLine(number, value)
+
+
+def _cut_short(raw: bytes, message: str) -> str:
+    """Say when a bad line is the unfinished last one (only a last line lacks its newline)."""
+    if raw.endswith(b"\n"):
+        return message
+    return f"last line cut short (the file ends mid-line: truncated or being written); {message}"
 
 
 def _bounded_lines(handle: Any, max_line_bytes: int) -> Iterator[bytes | None]:

@@ -1,0 +1,134 @@
+"""``memstrata ingest`` as a real process: what it could not import, it names, and exits 1."""
+
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from tests.cli.process import run
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    assert run("init", str(root)).returncode == 0
+    return root
+
+
+def _write_chat(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [
+        {"role": "user", "content": "where do zeppelins dock"},
+        {"role": "assistant", "content": "at a mooring mast"},
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def _claude_session(path: Path) -> Path:
+    """A response written as two lines sharing its message id: text, then a long tool call."""
+    response = {"id": "msg_1", "role": "assistant", "type": "message"}
+    write = {"file_path": "route.md", "content": "Hamburg to Oslo by zeppelin. " * 20}
+    messages = [
+        ("user", {"role": "user", "content": "plan the zeppelin route"}),
+        ("assistant", {**response, "content": [{"type": "text", "text": "Writing."}]}),
+        (
+            "assistant",
+            {**response, "content": [{"type": "tool_use", "name": "Write", "input": write}]},
+        ),
+        ("user", {"role": "user", "content": "thanks"}),
+    ]
+    lines = [
+        {"type": kind, "uuid": f"l{n}", "sessionId": "s-1", "message": message}
+        for n, (kind, message) in enumerate(messages)
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def _tool_calls(ws: Path) -> list[str]:
+    with closing(sqlite3.connect(ws / "raw" / "sessions.db")) as db:
+        return [row[0] for row in db.execute("SELECT tool_calls FROM turns ORDER BY idx")]
+
+
+def test_a_truncated_copy_is_reported_by_line_and_the_full_session_survives(
+    ws: Path, tmp_path: Path
+):
+    full = _claude_session(tmp_path / "s-1.jsonl")
+    assert run("--workspace", str(ws), "ingest", str(full)).returncode == 0
+    before = _tool_calls(ws)
+    cut = tmp_path / "part.jsonl"
+    cut.write_bytes(full.read_bytes()[:-200])
+
+    result = run("--workspace", str(ws), "ingest", str(cut))
+    again = run("--workspace", str(ws), "ingest", str(full))
+
+    assert result.returncode == 1
+    assert f"problem: {cut}:3: last line cut short" in result.stderr
+    assert "0 turns added, 0 updated, 1 kept as stored" in result.stdout
+    assert '"name": "Write"' in before[1]
+    assert _tool_calls(ws) == before
+    assert again.returncode == 0 and "1 unchanged files skipped" in again.stdout
+
+
+def test_a_wrong_format_names_the_files_exits_1_and_leaves_them_to_the_right_one(
+    ws: Path, tmp_path: Path
+):
+    folder = tmp_path / "sessions"
+    chat = _write_chat(folder / "chat.jsonl")
+
+    wrong = run("--workspace", str(ws), "ingest", "--format", "gemini", str(folder))
+    right = run("--workspace", str(ws), "ingest", str(folder))
+
+    assert wrong.returncode == 1
+    assert f"1 files not in gemini format skipped: {chat}" in wrong.stdout
+    assert f"nothing imported: no gemini transcript found in {folder}" in wrong.stderr
+    assert right.returncode == 0, right.stderr
+    assert right.stdout.startswith("1 files, 1 sessions: 2 turns added")
+
+
+def test_a_wrong_format_for_a_named_file_says_what_the_file_looks_like(ws: Path, tmp_path: Path):
+    chat = _write_chat(tmp_path / "chat.jsonl")
+
+    result = run("--workspace", str(ws), "ingest", "--format", "codex", str(chat))
+
+    assert result.returncode == 1
+    assert (
+        f"problem: {chat}: no codex session found: the file does not match --format codex"
+        " (it looks like jsonl)"
+    ) in result.stderr
+
+
+def test_skipped_files_are_named_in_text_and_all_listed_in_json(ws: Path, tmp_path: Path):
+    folder = tmp_path / "projects"
+    _write_chat(folder / "chat.jsonl")
+    for name in ("a.md", "b.md", "c.md", "d.md"):
+        (folder / name).write_text("just notes\n")
+    (folder / "new.jsonl").write_text("")
+
+    text = run("--workspace", str(ws), "ingest", str(folder))
+    report = json.loads(run("--workspace", str(ws), "ingest", "--json", str(folder)).stdout)
+
+    assert text.returncode == 0, text.stderr
+    assert (
+        f"4 unknown files skipped: {folder / 'a.md'}, {folder / 'b.md'}, {folder / 'c.md'}"
+        " (and 1 more)"
+    ) in text.stdout
+    assert f"1 empty files skipped: {folder / 'new.jsonl'}" in text.stdout
+    assert report["unknown_files"] == [
+        str(folder / name) for name in ("a.md", "b.md", "c.md", "d.md")
+    ]
+    assert report["empty_files"] == [str(folder / "new.jsonl")]
+
+
+def test_an_empty_file_named_directly_is_called_empty(ws: Path, tmp_path: Path):
+    path = tmp_path / "new.jsonl"
+    path.write_text("")
+
+    result = run("--workspace", str(ws), "ingest", str(path))
+
+    assert result.returncode == 1
+    assert f"problem: {path}: empty file, nothing to import" in result.stderr
+    assert "not a transcript format" not in result.stderr
