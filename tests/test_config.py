@@ -43,6 +43,7 @@ def test_a_value_can_be_overridden(tmp_path: Path):
         ("[budgets]\nrecall_bytes = true\n", "budgets.recall_bytes must be int"),
         ("[dedup]\ngate_cosine = 'high'\n", "dedup.gate_cosine must be float"),
         ("[budgets]\nrecall_bytes = -5\n", "must not be negative"),
+        ("[recall]\ndefault_k = 0\n", "recall.default_k must be at least 1"),
         ("budgets = 3\n", "[budgets] must be a table"),
         ("[budgets\n", "invalid TOML"),
     ],

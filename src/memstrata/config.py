@@ -128,6 +128,10 @@ def config_from_dict(data: dict[str, Any], origin: str = "memstrata.toml") -> Co
     return config
 
 
+#: keys where 0 means nothing at all: a recall of no items is no recall
+_AT_LEAST_ONE = frozenset({"recall.default_k"})
+
+
 def _section_from_dict(section: Any, values: dict[str, Any], name: str, origin: str) -> Any:
     hints = get_type_hints(type(section))
     changes: dict[str, Any] = {}
@@ -143,6 +147,8 @@ def _section_from_dict(section: Any, values: dict[str, Any], name: str, origin: 
             )
         if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
             raise ConfigError(f"{origin}: {name}.{key} must not be negative, got {value!r}")
+        if f"{name}.{key}" in _AT_LEAST_ONE and value < 1:
+            raise ConfigError(f"{origin}: {name}.{key} must be at least 1, got {value!r}")
         changes[key] = float(value) if expected is float else value
     return replace(section, **changes)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -388,6 +388,9 @@ class Memory:
             raise InputError(f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)}")
         if confidence is not None and not 0.0 <= confidence <= 1.0:
             raise InputError(f"confidence must be between 0 and 1, got {confidence}")
+        if confidence is not None and kind != "opinion":
+            # O(c=…) is the journal's one form with a confidence: anything else would drop it
+            raise InputError("a confidence belongs to an opinion: log it with kind opinion (O)")
         now = self.clock()
         path = self.workspace.journal_path(now.date().isoformat())
         text = redact_secrets(text).text
@@ -399,6 +402,16 @@ class Memory:
         source = f"{self.workspace.relative(path)}#L{written.line}"
         reason = next((entry.reason for entry in held if entry.source == source), "")
         return replace(written, held=reason) if reason else written
+
+    def _journal_day(self, day: str) -> Path:
+        """The journal file of ``day``, which must be a date written YYYY-MM-DD."""
+        try:
+            valid = date.fromisoformat(day).isoformat() == day
+        except ValueError:
+            valid = False
+        if not valid:
+            raise InputError(f"{day!r} is not a day: write it YYYY-MM-DD, e.g. 2025-11-27")
+        return self.workspace.journal_path(day)
 
     def promote(
         self, day: str | None = None, *, dry_run: bool = False
@@ -412,7 +425,7 @@ class Memory:
         """
         record = self.workspace.memory_dir / PROMOTED_FILE
         done = set(read_text(record).splitlines()) if record.exists() else set()
-        paths = [self.workspace.journal_path(day)] if day else self.journal_paths()
+        paths = [self._journal_day(day)] if day else self.journal_paths()
         results: list[tuple[Fact, Verdict]] = []
         for path in paths:
             if not path.exists():
@@ -447,7 +460,7 @@ class Memory:
         return sorted(path for path in folder.glob("*.md") if day_of(path.name))
 
     def read_journal(self, day: str) -> ParsedJournal:
-        path = self.workspace.journal_path(day)
+        path = self._journal_day(day)
         if not path.exists():
             raise InputError(f"{self.workspace.relative(path)}: no journal for {day}")
         return self._parse_journal_file(path)
@@ -742,8 +755,9 @@ class Memory:
 
         The rules files are pinned (``SESSION-STATE.md`` excepted): if they cannot fit the
         resident budget this raises :class:`~memstrata.errors.BudgetExceeded` instead of
-        silently dropping a rule. ``total_input_bytes`` (the whole turn's input, when the
-        caller knows it) lets the metrics say what share of the turn memory took.
+        silently dropping a rule. ``total_input_bytes`` (the whole turn's input, injection
+        included, when the caller knows it) lets the metrics say what share of the turn memory
+        took; one smaller than the injection is an :class:`~memstrata.errors.InputError`.
         """
         rules = [
             ContextItem("rules", item.path, item.injected, pinned=item.pinned)
@@ -758,6 +772,11 @@ class Memory:
             hits = len(found)
             recall_items = [ContextItem("recall", item.source, recall_line(item)) for item in found]
         compiled = compile_context(rules, index_items(view.text), recall_items, self.config.budgets)
+        if total_input_bytes is not None and total_input_bytes < compiled.bytes:
+            raise InputError(
+                f"a turn input of {total_input_bytes} bytes cannot hold this injection of "
+                f"{compiled.bytes} bytes: give the size of the whole input, injection included"
+            )
         record: dict[str, object] = {
             "event": "context",
             "time": to_iso(self.clock()),

@@ -11,7 +11,7 @@ from memstrata import Memory
 from memstrata.config import BudgetsConfig
 from memstrata.context.compile import ContextItem, compile_context
 from memstrata.demo import build_demo_workspace, data_dir
-from memstrata.errors import BudgetExceeded
+from memstrata.errors import BudgetExceeded, InputError
 
 
 def test_the_demo_context_has_three_channels_within_budget(tmp_path: Path):
@@ -84,6 +84,15 @@ def test_status_counts_the_rules_as_the_context_injects_them(workspace: Path):
     with Memory(workspace) as memory:
         [rules] = [c for c in memory.context().channels if c.name == "rules"]
         assert memory.status().rules.total_bytes == rules.bytes
+
+
+def test_a_turn_input_smaller_than_the_injection_is_refused_and_not_recorded(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nPrefers cortado.")
+
+    with pytest.raises(InputError, match="injection included"):
+        memory.context("cortado", total_input_bytes=10)
+
+    assert not memory.metrics_path.exists() or not memory.metrics_path.read_text().strip()
 
 
 def test_each_context_appends_a_metric_with_the_injection_share(memory: Memory):

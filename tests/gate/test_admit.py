@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from memstrata import Memory
+from memstrata.errors import InputError
 from memstrata.gate.admit import auto_topic_id, statements_of, with_subject
 from memstrata.gate.verdicts import (
     Admitted,
@@ -134,6 +135,43 @@ def test_explicit_supersedes_wins(mem: Memory):
     verdict = mem.remember("Staging moved to the new cluster", supersedes=old.topic_id)
     assert isinstance(verdict, Superseded)
     assert mem.get_topic(old.topic_id).meta.state == "superseded"
+
+
+def test_a_named_page_keeps_what_it_says_when_the_new_statement_supersedes_or_conflicts(
+    mem: Memory, clock: Clock
+):
+    li_na = "# 李娜 (Li Na)\n\nBackend engineer in the Shanghai office.\n"
+    mem.write_topic("people/li-na", li_na)
+    old = mem.remember("Ann likes jazz")
+    clock.advance()
+
+    superseding = mem.remember("Ann likes X", topic="people/li-na", supersedes=old.topic_id)
+    conflicting = mem.remember("Ann does not like X", topic="people/li-na")
+
+    assert isinstance(superseding, Superseded) and superseding.topic_id == "people/li-na"
+    assert mem.get_topic(old.topic_id).meta.state == "superseded"
+    # the opposite of a statement on the named page cannot go onto that page: a topic of its own
+    assert isinstance(conflicting, Conflicted) and conflicting.other_id == "people/li-na"
+    assert conflicting.topic_id != "people/li-na"
+    summary = mem.get_topic("people/li-na").summary
+    assert summary.startswith(li_na) and "Ann likes X" in summary
+    history = [entry.op for entry in mem.topic_history("people/li-na")]
+    assert "create" not in history[1:]  # written once, then only added to
+
+
+def test_a_named_page_takes_a_conflicting_statement_in_and_keeps_the_rest(mem: Memory):
+    page = "# Ann Weber\n\nDesign lead. Likes cycling.\n"
+    mem.write_topic("people/ann", page)
+    other = mem.remember("Ann does not like cortado")
+
+    verdict = mem.remember("Ann likes cortado", topic="people/ann")
+
+    assert isinstance(verdict, Conflicted) and verdict.topic_id == "people/ann"
+    assert verdict.other_id == other.topic_id
+    ann = mem.get_topic("people/ann")
+    assert ann.summary == page + "Ann likes cortado\n"
+    assert ann.meta.state == "conflict" and ann.meta.conflicts_with == (other.topic_id,)
+    assert mem.topic_history("people/ann")[-1].op == "update"
 
 
 def test_a_named_page_gets_new_statements_appended(mem: Memory):
@@ -432,6 +470,14 @@ def test_a_duplicate_adding_a_detail_keeps_the_fuller_statement(mem: Memory):
 
     assert isinstance(verdict, Merged) and verdict.topic_id == stored.topic_id
     assert mem.get_topic(stored.topic_id).summary == "The design review is on Friday at 3pm\n"
+
+
+@pytest.mark.parametrize("day", ["tomorrow", "2025-02-30", "../../etc/passwd", "2025-1-4"])
+def test_promote_and_read_journal_take_only_a_day(mem: Memory, day: str):
+    with pytest.raises(InputError, match="is not a day"):
+        mem.promote(day)
+    with pytest.raises(InputError, match="is not a day"):
+        mem.read_journal(day)
 
 
 def test_promote_dry_run_writes_nothing(mem: Memory):

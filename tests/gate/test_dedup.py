@@ -183,6 +183,27 @@ def test_details_on_both_sides_a_marked_change_or_another_subject_stay_apart(can
     assert relate(candidate, stored, cosine=1.0, threshold=0.0).kind != "duplicate"
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("The team writes its models in C", "The team writes its models in R", "update"),
+        ("We go with Plan B", "We go with Plan A", "update"),
+        ("@A likes b", "Q likes r", "unrelated"),  # one-letter names: another subject
+        ("A cat sleeps here", "The cat sleeps here", "duplicate"),  # the article stays out
+    ],
+)
+def test_one_letter_is_a_value(candidate, stored, kind):
+    assert relate(candidate, stored, cosine=1.0, threshold=0.0).kind == kind
+
+
+def test_the_opposite_said_of_something_else_is_no_contradiction():
+    assert relate("Ann likes biking", "Ann does not like cortado").kind == "unrelated"
+    assert relate("Ann likes cortado", "Ann does not like cortado").kind == "contradiction"
+    assert relate("The deploy pipeline is unblocked", "The deploy pipeline is blocked").kind == (
+        "contradiction"
+    )
+
+
 def test_two_sides_with_words_of_their_own_are_never_duplicates_whatever_the_cosine():
     relation = relate("Sara works in Berlin", "Sara lives in Berlin", cosine=1.0, threshold=0.0)
 

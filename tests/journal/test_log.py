@@ -40,6 +40,14 @@ def test_logged_text_is_searchable_at_once(memory: Memory):
     assert hit.source == "memory/2025-11-27.md#L3"
 
 
+@pytest.mark.parametrize("kind", [None, "world"])
+def test_a_confidence_is_refused_unless_the_fact_is_an_opinion(memory: Memory, kind):
+    # only O(c=…) carries one: anything else would write the line and drop the number
+    with pytest.raises(InputError, match="belongs to an opinion"):
+        memory.log("Ann prefers cortado", kind=kind, confidence=0.5)
+    assert not memory.workspace.journal_path("2025-11-27").exists()
+
+
 def test_empty_log_text_is_refused(memory: Memory):
     with pytest.raises(InputError, match="empty"):
         memory.log("   ")

@@ -54,7 +54,20 @@ def test_kind_and_entity_filters(demo: Memory):
     opinions = demo.recall("billing login test", kind="opinion").items
     assert opinions and {item.kind for item in opinions} == {"opinion"}
     about_li = demo.recall("咖啡 coffee", entity="李娜").items
-    assert about_li and all("李娜" in item.entities for item in about_li)
+    assert about_li and all(
+        "李娜" in item.entities or item.source == "people/li-na" for item in about_li
+    )
+
+
+@pytest.mark.parametrize("name", ["Ann", "@ann", "Li Na", "李娜"])
+def test_the_entity_filter_keeps_the_page_named_for_the_entity(demo: Memory, name: str):
+    # the pages are titled "Ann Weber" and "李娜 (Li Na)" and mention nobody with an @
+    page = "people/li-na" if name in ("Li Na", "李娜") else "people/ann"
+
+    found = [item.source for item in demo.recall("coffee 咖啡 flat white", entity=name).items]
+
+    assert page in found
+    assert "people/ann" not in found or "people/li-na" not in found
 
 
 def test_since_and_until_filter_by_time(demo: Memory):

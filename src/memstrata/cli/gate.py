@@ -171,6 +171,8 @@ def promote(ctx: click.Context, day: str | None, dry_run: bool, as_json: bool) -
     for fact, verdict in results:
         where = getattr(verdict, "topic_id", "") or getattr(verdict, "proposal_id", "")
         click.echo(f"{fact.source}: {verdict_name(verdict)} {where}".rstrip())
+    if results and dry_run:
+        click.echo("(dry run: nothing written)")
 
 
 COMMANDS = (remember, proposals, promote)

@@ -19,7 +19,9 @@ _KIND_CHOICES = sorted({*KIND_LETTERS.values(), *KIND_LETTERS})
     help="Record as a typed ## Retain fact: world (W), experience (B), opinion (O), "
     "observation (S).",
 )
-@click.option("--confidence", type=float, default=None, help="Opinion confidence, 0 to 1.")
+@click.option(
+    "--confidence", type=float, default=None, help="With --kind opinion: its confidence, 0 to 1."
+)
 @click.pass_context
 def log(
     ctx: click.Context, text: tuple[str, ...], kind: str | None, confidence: float | None

@@ -213,15 +213,9 @@ class Gate:
     ) -> Verdict:
         text = str(fact.text)
         if target is not None and self.topics.exists(target):
-            current = self.topics.get(target)
-            summary = current.summary.rstrip("\n") + "\n" + text + "\n"
-            if len(summary) > self.config.topics.summary_max_chars:
-                return Rejected(
-                    f"{target}: adding this would take its summary over "
-                    f"{self.config.topics.summary_max_chars} chars; write the detail page with "
-                    "'memstrata topic write' or name another topic",
-                    dry_run,
-                )
+            summary = self._summary_with(target, text)
+            if isinstance(summary, Rejected):
+                return replace(summary, dry_run=dry_run)
             if not dry_run:
                 self._write(target, summary, fact, reason="new statement added", op="update")
             return Admitted(target, "added to the topic", False, redacted, dry_run)
@@ -272,18 +266,24 @@ class Gate:
     ) -> Verdict:
         text = str(fact.text)
         new_id = target if target and target != old.id else auto_topic_id(text, fact.kind)
+        summary = self._summary_with(new_id, text)
+        if isinstance(summary, Rejected):
+            return replace(summary, dry_run=dry_run)
         reason = f"supersedes {old.id}: {why}"
         if dry_run:
             return Superseded(new_id, old.id, reason, redacted, True)
+        kept = self._meta_of(new_id)
         self._write(
             new_id,
-            text + "\n",
+            summary,
             fact,
             reason=reason,
-            op="create",
+            op="update" if kept else "create",
             extra={
-                "supersedes": (*old.meta.supersedes, old.id),
-                "links": _add(old.meta.links, old.id),
+                "supersedes": tuple(
+                    dict.fromkeys((*kept.get("supersedes", ()), *old.meta.supersedes, old.id))
+                ),
+                "links": _add(kept.get("links", old.meta.links), old.id),
             },
         )
         self.topics.write(
@@ -331,18 +331,25 @@ class Gate:
         text = str(fact.text)
         other = match.topic
         new_id = target if target and target != other.id else auto_topic_id(text, fact.kind)
+        summary = self._summary_with(new_id, text)
+        if isinstance(summary, Rejected):
+            return replace(summary, dry_run=dry_run)
         pid = proposal_id("conflict", new_id, other.id)
         reason = f"conflicts with {other.id}: {why}"
         if dry_run:
             return Conflicted(new_id, other.id, pid, reason, redacted, True)
+        kept = self._meta_of(new_id)
         self._write(
             new_id,
-            text + "\n",
+            summary,
             fact,
             reason=reason,
-            op="create",
+            op="update" if kept else "create",
             state="conflict",
-            extra={"conflicts_with": (other.id,), "links": (other.id,)},
+            extra={
+                "conflicts_with": _add(kept.get("conflicts_with", ()), other.id),
+                "links": _add(kept.get("links", ()), other.id),
+            },
         )
         self.topics.write(
             other.id,
@@ -396,6 +403,31 @@ class Gate:
                 )
             )
         return Quarantined(pid, reason, dry_run)
+
+    def _summary_with(self, topic_id: str, text: str) -> str | Rejected:
+        """The summary ``topic_id`` gets to hold ``text``: the text alone for a new topic; an
+        existing one (a named ``--topic``) keeps all it says and gets the text appended."""
+        if not self.topics.exists(topic_id):
+            return text + "\n"
+        summary = self.topics.get(topic_id).summary.rstrip("\n") + "\n" + text + "\n"
+        if len(summary) > self.config.topics.summary_max_chars:
+            return Rejected(
+                f"{topic_id}: adding this would take its summary over "
+                f"{self.config.topics.summary_max_chars} chars; write the detail page with "
+                "'memstrata topic write' or name another topic"
+            )
+        return summary
+
+    def _meta_of(self, topic_id: str) -> dict[str, tuple[str, ...]]:
+        """The links of an existing topic that a write must keep (empty for a new one)."""
+        if not self.topics.exists(topic_id):
+            return {}
+        meta = self.topics.get(topic_id).meta
+        return {
+            "supersedes": meta.supersedes,
+            "links": meta.links,
+            "conflicts_with": meta.conflicts_with,
+        }
 
     def _write(
         self,
@@ -477,11 +509,14 @@ def with_subject(statement: str, subject: str | None, candidate: str = "") -> st
     so "Ann now drinks cortado" is an update of it, and "Peter drinks a flat white" is not.
     The subject is put the way ``candidate`` names it when it names part of it ("Ann"), so a
     first name alone is not read as another person. A statement that names any word of the
-    subject already has one.
+    subject already has one, and so does one opening with a name of its own, the one the
+    candidate opens with ("Ann likes X" written on Li Na's page).
     """
     if not subject:
         return statement
     if _names_any(statement, _words(subject)):
+        return statement
+    if features_of(statement).sequence[:1] == ((features_of(candidate).subject, True),):
         return statement
     named = [
         part for part in subject.split() if _words(part) and _names_any(candidate, _words(part))

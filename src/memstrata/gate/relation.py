@@ -95,6 +95,9 @@ def relate(
             return found("unrelated", "different statements")
         if a.change_marked or b.change_marked:
             return found("update", "the polarity changed over time")
+        if _other_objects(own_a, own_b):
+            # "Ann likes biking" / "Ann does not like cortado": said of different things
+            return found("unrelated", "the opposite said of something else")
         return found("contradiction", "one says the opposite of the other")
     if difference == "relative":
         others = ", ".join(sorted(a.relatives ^ b.relatives))
@@ -138,6 +141,20 @@ def _same_subject(a: Features, b: Features) -> bool:
     if not a.subject or not b.subject:
         return bool(a.words & b.words)
     return a.subject == b.subject or (a.subject in b.words and b.subject in a.words)
+
+
+def _other_objects(own_a: frozenset[str], own_b: frozenset[str]) -> bool:
+    """Each side has words of its own besides the negation itself: an antonym folds into the
+    word it negates ("hates jazz" / "likes jazz" has none), and a negating prefix pairs two
+    words ("unblocked" / "blocked")."""
+    pairs = {
+        (word, word[len(prefix) :])
+        for word in own_a | own_b
+        for prefix in _NEGATING_PREFIXES
+        if word.startswith(prefix) and word[len(prefix) :] in own_a | own_b
+    }
+    paired = {word for pair in pairs for word in pair}
+    return bool(own_a - paired) and bool(own_b - paired)
 
 
 def _only_added(difference: str | None, a: Features, b: Features) -> bool:

@@ -33,14 +33,16 @@ def rule_on(
         if not accept:
             return gate.proposals.resolve(pid, "rejected", "kept out of memory", now)
         verdict = _admit_quarantined(gate, proposal, actor)
-        return gate.proposals.resolve(pid, "accepted", f"admitted: {verdict_name(verdict)}", now)
+        return gate.proposals.resolve(
+            pid, "accepted", f"stored through the gate ({verdict_name(verdict)})", now
+        )
     if proposal.kind in GARDEN_KINDS:
         # The gardener carries accepted steps out on its next run, under its hash checks.
         if accept:
             return gate.proposals.resolve(
-                pid, "accepted", "accepted: the next garden run carries it out", now
+                pid, "accepted", "the next garden run carries it out", now
             )
-        return gate.proposals.resolve(pid, "rejected", "rejected: left as it is", now)
+        return gate.proposals.resolve(pid, "rejected", "left as it is", now)
     sides = {side.label: side.topic_id for side in proposal.sides}
     if accept and keep is None:
         raise InputError(

@@ -84,7 +84,7 @@ def features_of(text: str) -> Features:
             _read_chinese(token, state)
         else:
             span = matches[position].span()
-            _read_word(token, following, state, _in_compound(text, *span))
+            _read_word(token, following, state, _in_compound(text, *span), position == 0)
     return Features(
         frozenset(state.words),
         frozenset(state.numbers),
@@ -252,7 +252,9 @@ def _in_compound(text: str, start: int, end: int) -> bool:
     )
 
 
-def _read_word(token: str, following: str, state: _State, compound: bool = False) -> None:
+def _read_word(
+    token: str, following: str, state: _State, compound: bool = False, opening: bool = False
+) -> None:
     if state.skip_unit:
         state.skip_unit = ""
         return
@@ -286,6 +288,15 @@ def _read_word(token: str, following: str, state: _State, compound: bool = False
     )
     if date:
         state.dates.add(date)
+        return
+    if len(folded) == 1 and folded.isalpha():
+        # one letter names a value: "models in R" / "in C", "Plan A" / "Plan B" (not "I", and
+        # not the article "a" or a capital A opening the statement)
+        if token == "I" or (folded in STOP_WORDS and (token.islower() or opening)):
+            return
+        state.names.add(folded)
+        state.add_word(folded)
+        state.sequence.append((folded, True))
         return
     if folded in STOP_WORDS or folded in lexicon.EXTRA_STOP or len(folded) < 2:
         return

@@ -34,6 +34,7 @@ from __future__ import annotations
 import heapq
 import json
 import math
+import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,7 @@ from memstrata.recall.entity import query_phrases
 from memstrata.recall.lexical import best_journal, best_topics
 from memstrata.recall.temporal import TimeWindow, find_time_windows
 
+_WORDS = re.compile(r"[^\W_]+")
 #: fusion weights (module docstring); the order is the order arms are reported in
 ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 0.5, "entity": 0.3, "temporal": 0.3}
 #: re-ranking (module docstring): the most recency can add, a query window, each use's weight,
@@ -508,13 +510,26 @@ def _journal_item(row: sqlite3.Row) -> RecallItem:
 def _passes(item: RecallItem, filters: RecallFilters) -> bool:
     if filters.kind and item.kind != filters.kind:
         return False
-    if filters.entity:
-        wanted = filters.entity.lstrip("@").casefold()
-        if wanted not in {name.casefold() for name in item.entities}:
-            return False
+    if filters.entity and not _about(item, filters.entity.lstrip("@").casefold()):
+        return False
     if filters.since and (not item.time or _start(item.time) < filters.since):
         return False
     return not (filters.until and item.time and _start(item.time) >= filters.until)
+
+
+def _about(item: RecallItem, wanted: str) -> bool:
+    """``item`` mentions the entity, or is a topic named for it: its title holds the name's
+    words in a row ("Ann Weber" for Ann, "李娜 (Li Na)" for Li Na or 李娜), or its slug is
+    the name (``people/li-na``)."""
+    if wanted in {name.casefold() for name in item.entities}:
+        return True
+    if item.stratum != "wiki":
+        return False
+    name = _WORDS.findall(wanted)
+    title = _WORDS.findall(item.title.casefold())
+    if name and any(title[i : i + len(name)] == name for i in range(len(title))):
+        return True
+    return item.source.rpartition("/")[2] == "-".join(name)
 
 
 def _start(time: str) -> str:
