@@ -24,7 +24,8 @@ Timed, per workspace, with the public API and the real CLI:
 - ``Memory.search`` (``memstrata search``: wiki, journal and raw), and, where there are turns,
   ``Memory.search_raw`` (its raw-turn part) and ``Memory.search_sessions``
   (``memstrata search --sessions``);
-- the full topic scan (``Memory.sync``) that reads repeat at most every 30 s.
+- the full topic scan (``Memory.sync``) that reads repeat once it is fifty times its own cost
+  old (at most every 30 s).
 """
 
 from __future__ import annotations
@@ -291,7 +292,7 @@ def seed_cache(cache_db: Path, seed: Path | None) -> None:
 
 def time_recall(root: Path, queries: Sequence[str], embedder: Embedder) -> dict[str, Any]:
     """``Memory.recall`` in one process: the first call (opens the index, loads the vectors),
-    then every query warm; and the full topic scan reads repeat at most every 30 s."""
+    then every query warm; and the full topic scan that reads repeat (``Memory.refresh``)."""
     with Memory(root, clock=lambda: NOW, embedder=embedder) as memory:
         started = time.perf_counter()
         memory.recall("what did we decide", k=10)

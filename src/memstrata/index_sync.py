@@ -11,6 +11,7 @@ to it, with the workspace, topic store, lock and journal parser passed in by ``M
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -31,9 +32,15 @@ if TYPE_CHECKING:
     from memstrata.workspace.layout import Workspace
     from memstrata.workspace.lock import WorkspaceLock
 
-#: reads re-scan topic files for hand edits at most this often (see Memory.refresh)
-TOPIC_SCAN_INTERVAL_S = 30.0
-#: index meta key: the topics the last sync could not read (a JSON list of ids)
+#: a topic check (a stat of each topic's files) that cost at most this runs on every read
+TOPIC_SCAN_EVERY_READ_S = 0.005
+#: a costlier one runs once the last is this many times its cost old: a busy reader spends
+#: ≤ ~2 % of its time on it (less would leave hand edits unseen for longer)
+TOPIC_SCAN_COST_FACTOR = 50
+#: … and at least this often, however slow
+TOPIC_SCAN_INTERVAL_MAX_S = 30.0
+#: index meta key: the topic folders the last sync could not read (a JSON list of
+#: ``namespace/slug`` as named on disk: ids, and folders whose names are not ids)
 _UNREAD_TOPICS = "unread_topics"
 
 
@@ -65,7 +72,8 @@ def sync_index(
 ) -> SyncReport:
     """Bring ``index`` in step with the files; record hand edits to topics in history.
 
-    ``scan_topics=False`` skips the per-topic stat scan (the costly part at 10k topics).
+    ``scan_topics=False`` skips the per-topic stat scan (the costly part at 10k topics) but
+    for the topics the last scan could not read.
     """
     report = SyncReport()
     if read_only:
@@ -78,8 +86,8 @@ def sync_index(
         topics.complete_pending()
         unread = json.loads(index.get_meta(_UNREAD_TOPICS) or "[]")
         if scan_topics:
-            _sync_topics(index, report, workspace, topics, read_only)
-            index.set_meta("topics_scanned_at", f"{time.time():.3f}")
+            cost_s = _sync_topics(index, report, workspace, topics, read_only)
+            record_topic_check(workspace, cost_s)
         elif unread:
             # Between scans, the topics the last scan could not read are read again (a few
             # stats), so a read reports them every time, and a fixed one is back at once.
@@ -94,11 +102,46 @@ def sync_index(
     return report
 
 
-def topic_scan_due(index: IndexDB, read_only: bool) -> bool:
-    """Whether the topic scan is due: always when read-only, else ``TOPIC_SCAN_INTERVAL_S``
-    after the last one (or when the clock went back)."""
-    scanned = float(index.get_meta("topics_scanned_at") or 0)
-    return read_only or not 0 <= time.time() - scanned < TOPIC_SCAN_INTERVAL_S
+def record_topic_check(workspace: Workspace, cost_s: float, at_s: float | None = None) -> None:
+    """Note that every topic file was checked at ``at_s`` (epoch seconds, default now) for
+    ``cost_s`` CPU seconds, in ``.memstrata/topic-check`` (``<at_s> <cost_s>``).
+
+    A file beside the index, not a row in it: a commit to the index makes the next recall reload
+    its vectors (~80 ms at 10k topics). A cheap check after a cheap one writes nothing: every
+    read checks then anyway.
+    """
+    if max(_last_topic_check(workspace)[1], cost_s) <= TOPIC_SCAN_EVERY_READ_S:
+        return
+    at_s = time.time() if at_s is None else at_s
+    with contextlib.suppress(OSError):  # not noted: the next read checks again, only slower
+        workspace.topic_check_path.write_text(f"{at_s:.3f} {cost_s:.6f}\n", "ascii")
+
+
+def topic_scan_due(workspace: Workspace, read_only: bool) -> bool:
+    """Whether a read should check every topic's files for hand edits.
+
+    Always when the last check was cheap (``TOPIC_SCAN_EVERY_READ_S``: a few hundred topics)
+    or the workspace is read-only; else once the last check is ``TOPIC_SCAN_COST_FACTOR``
+    times its own cost old (~12 ms at 1k topics: every ~0.6 s; ~0.13 s at 10k: every ~6 s),
+    and at least every ``TOPIC_SCAN_INTERVAL_MAX_S``. A file's contents can change without any
+    folder above it changing, so no cheaper signature finds every hand edit.
+    """
+    if read_only:
+        return True
+    at_s, cost_s = _last_topic_check(workspace)
+    if cost_s <= TOPIC_SCAN_EVERY_READ_S:
+        return True
+    wait_s = min(cost_s * TOPIC_SCAN_COST_FACTOR, TOPIC_SCAN_INTERVAL_MAX_S)
+    return not 0 <= time.time() - at_s < wait_s  # a clock gone back checks too
+
+
+def _last_topic_check(workspace: Workspace) -> tuple[float, float]:
+    """``(when, CPU seconds)`` of the last topic check; ``(0, 0)`` if unknown or unreadable."""
+    try:
+        at_s, cost_s = workspace.topic_check_path.read_text("ascii").split()
+        return float(at_s), float(cost_s)
+    except (OSError, ValueError):
+        return 0.0, 0.0
 
 
 def _sync_topics(
@@ -108,38 +151,59 @@ def _sync_topics(
     topics: TopicStore,
     read_only: bool,
     only: list[str] | None = None,
-) -> None:
-    """Re-read the topics whose files changed: all of them, or ``only`` these (which then
-    removes none that are gone: that is the full scan's job)."""
+) -> float:
+    """Re-read the topics whose files changed: all of them, or ``only`` these folders (which
+    then removes none that are gone: that is the full scan's job).
+
+    A folder whose name is not a topic id is reported and skipped. Returns the CPU seconds the
+    check itself took (listing and stats, not re-reading or indexing what changed): what the
+    next reads decide by whether to check again (:func:`topic_scan_due`). CPU time, not wall
+    time: a check preempted on a busy machine is no costlier, and must not look so.
+    """
+    started = time.thread_time()
+    reading_s = 0.0
     known = index.stamps("topic:")
     seen: set[str] = set()
     changed: list[tuple[Topic, str]] = []
     root = str(workspace.topics_dir)
-    for topic_id in topics.ids() if only is None else only:
-        key = f"topic:{topic_id}"
-        seen.add(key)
-        stamp = stamp_files(f"{root}/{topic_id}", (SUMMARY, DETAIL, META))
-        if known.get(key) == stamp:
+    for name in topics.folder_names() if only is None else only:
+        stamp = stamp_files(f"{root}/{name}", (SUMMARY, DETAIL, META))
+        if stamp.startswith("-|"):
+            continue  # no summary.md: not a topic, or removed since
+        if known.get(f"topic:{name}") == stamp:
+            seen.add(f"topic:{name}")  # indexed under this name: a valid id, unchanged
             continue
+        reading = time.thread_time()
         try:
+            topic_id = topics.id_of_folder(name)
+            seen.add(f"topic:{topic_id}")
+            if known.get(f"topic:{topic_id}") == stamp:
+                continue
             topic = topics.get(topic_id)
             if not read_only and topics.pick_up_edit(topic_id, topic, False):
                 report.edits_recorded += 1
         except TopicNotFound:
-            continue  # removed since the last scan; the next full scan drops it
+            continue  # removed since the listing; the next full scan drops it
         except ParseError as error:
-            report.problems.append(Problem(error.path, error.line, error.problem, topic_id))
+            report.problems.append(Problem(error.path, error.line, error.problem, name))
             continue
+        finally:
+            reading_s += time.thread_time() - reading
         changed.append((topic, stamp))
-    index.put_topics(changed)
+    cost_s = time.thread_time() - started - reading_s
+    if changed:
+        index.put_topics(changed)
     report.topics_indexed += len(changed)
-    if changed and not read_only:
-        update_index_file(workspace.index_json, [topic for topic, _ in changed])
-    if only is not None:
-        return
-    for key in sorted(set(known) - seen):
-        index.delete_topic(key.removeprefix("topic:"))
-        report.topics_removed += 1
+    if only is None:
+        gone = sorted(key.removeprefix("topic:") for key in set(known) - seen)
+        for topic_id in gone:
+            index.delete_topic(topic_id)
+        report.topics_removed += len(gone)
+    else:
+        gone = []
+    if (changed or gone) and not read_only:
+        update_index_file(workspace.index_json, [topic for topic, _ in changed], gone)
+    return cost_s
 
 
 def _sync_journals(
@@ -187,14 +251,8 @@ def recreate_index(db_path: Path) -> IndexDB:
 
 
 def rewrite_index_json(index_json: Path, topics: TopicStore) -> None:
-    """Write ``_index.json`` afresh from every topic that parses."""
-    entries = []
-    for topic_id in topics.ids():
-        try:
-            entries.append(entry_for(topics.get(topic_id)))
-        except ParseError:
-            continue  # already reported by sync
-    write_index_file(index_json, entries)
+    """Write ``_index.json`` afresh from every topic that parses (sync reports the rest)."""
+    write_index_file(index_json, [entry_for(topic) for topic in topics.list()])
 
 
 def _journal_stamps(folder: Path) -> list[tuple[str, str]]:

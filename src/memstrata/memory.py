@@ -216,12 +216,15 @@ class Memory:
         )
 
     def refresh(self) -> SyncReport:
-        """The sync every read does: journals always, the topic scan at most every 30 s.
+        """The sync every read does: journals always, topic files as often as their check is
+        cheap (:func:`~memstrata.index_sync.topic_scan_due`).
 
-        Hand edits to topics therefore show up within ``TOPIC_SCAN_INTERVAL_S`` (or at once
-        after ``sync()``/``rebuild()``); memstrata's own writes show up at once.
+        Hand edits to topics therefore show up on the next read in a workspace of a few hundred
+        topics, within seconds at 10k (at once after ``sync()``/``rebuild()``); memstrata's own
+        writes show up at once.
         """
-        return self.sync(scan_topics=topic_scan_due(self.index, self.read_only))
+        self.index  # noqa: B018 -- opening it finds out whether the workspace is read-only
+        return self.sync(scan_topics=topic_scan_due(self.workspace, self.read_only))
 
     def rebuild(self) -> SyncReport:
         """Recreate the index and ``_index.json`` from the files alone, then embed everything
@@ -280,7 +283,8 @@ class Memory:
         self.index.put_topic(self.topics.get(topic_id), stamp)
 
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
-        """The topic index as injected each turn (≤ the index budget)."""
+        """The topic index as injected each turn (≤ the index budget), hand edits included."""
+        self.refresh()  # keeps _index.json in step with topic files edited by hand
         entries = read_index_file(self.workspace.index_json)
         return render_index(entries, budget_bytes or self.config.budgets.index_bytes)
 
@@ -873,7 +877,7 @@ class Memory:
             held=tuple(self.index.held_journal()),
             raw_sessions=raw["sessions"],
             raw_turns=raw["turns"],
-            problems=tuple(report.problems),
+            problems=(*report.problems, *self.proposal_store.read_all().problems),
         )
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from memstrata.errors import InputError, ParseError
-from memstrata.model import Proposal, ProposalKind, ProposalSide
+from memstrata.model import Problem, Proposal, ProposalKind, ProposalSide
 from memstrata.workspace.atomic import write_atomic
 from memstrata.workspace.textfile import read_text
 
@@ -30,6 +30,14 @@ def proposal_id(kind: ProposalKind, *parts: str) -> str:
     """Deterministic id from what the proposal is about (never from wall-clock time)."""
     digest = hashlib.sha256("\x00".join((kind, *sorted(parts))).encode()).hexdigest()
     return f"p-{digest[:10]}"
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalListing:
+    """The proposals that could be read, and a problem naming each file that could not."""
+
+    proposals: tuple[Proposal, ...]
+    problems: tuple[Problem, ...]
 
 
 class ProposalStore:
@@ -56,12 +64,23 @@ class ProposalStore:
         return self.path(pid).exists()
 
     def list(self, status: str | None = None) -> list[Proposal]:
-        if not self.folder.is_dir():
-            return []
-        found = [
-            parse_proposal(read_text(path), path) for path in sorted(self.folder.glob("p-*.md"))
-        ]
-        return [item for item in found if status is None or item.status == status]
+        """The proposals that can be read, by id (:meth:`read_all` names the rest)."""
+        return list(self.read_all(status).proposals)
+
+    def read_all(self, status: str | None = None) -> ProposalListing:
+        """Read every proposal (of ``status``); a file that cannot be read is a problem."""
+        found: list[Proposal] = []
+        problems: list[Problem] = []
+        paths = sorted(self.folder.glob("p-*.md")) if self.folder.is_dir() else []
+        for path in paths:
+            try:
+                proposal = parse_proposal(read_text(path), path)
+            except ParseError as error:
+                problems.append(Problem(error.path, error.line, error.problem))
+                continue
+            if status is None or proposal.status == status:
+                found.append(proposal)
+        return ProposalListing(tuple(found), tuple(problems))
 
     def resolve(self, pid: str, status: str, ruling: str, when: str) -> Proposal:
         resolved = replace(self.get(pid), status=status, ruling=ruling, resolved=when)  # type: ignore[arg-type]

@@ -114,19 +114,6 @@ def test_a_removed_topic_folder_leaves_the_index(memory: Memory):
     assert memory.search("zeppelins", include_raw=False) == []
 
 
-def test_reads_rescan_topic_files_at_most_every_30_seconds(memory: Memory):
-    import memstrata.index_sync as module
-
-    memory.write_topic("people/ann", "Ann likes zeppelins.")
-    memory.search("anything")  # a read that scans
-    summary = memory.workspace.topic_dir("people/ann") / "summary.md"
-    summary.write_text("Ann likes airships.")
-    assert memory.search("airships", include_raw=False) == []  # within the interval
-    memory.index.set_meta("topics_scanned_at", str(0.0))  # as if the interval had passed
-    assert memory.search("airships", include_raw=False)[0].source == "people/ann"
-    assert module.TOPIC_SCAN_INTERVAL_S == 30.0
-
-
 def test_index_holds_entities_and_facts(memory: Memory):
     _fill(memory)
     counts = memory.index.counts()

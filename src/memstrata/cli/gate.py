@@ -88,7 +88,10 @@ def list_proposals(ctx: click.Context, show_all: bool, as_json: bool) -> None:
 
     Example: memstrata proposals list --all
     """
-    found = open_memory(ctx).proposals(None if show_all else "open")
+    listing = open_memory(ctx).proposal_store.read_all(None if show_all else "open")
+    found = list(listing.proposals)
+    for problem in listing.problems:
+        click.echo(f"problem: {problem}", err=True)
     if as_json:
         echo_json(found)
         return

@@ -32,9 +32,12 @@ def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
     """
     from memstrata.wiki.index_file import entry_for
 
-    entries = [entry_for(item) for item in open_memory(ctx).list_topics()]
+    listing = open_memory(ctx).topics.read_all()
+    entries = [entry_for(item) for item in listing.topics]
     if not show_all:
         entries = [entry for entry in entries if entry.state in ("active", "conflict")]
+    for problem in listing.problems:
+        click.echo(f"problem: {problem}", err=True)
     if as_json:
         echo_json(entries)
         return

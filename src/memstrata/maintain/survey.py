@@ -20,7 +20,6 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from memstrata.clock import parse_time
-from memstrata.errors import ParseError
 from memstrata.model import TOPIC_STATES, Problem, Topic
 from memstrata.recall.access import Access
 
@@ -52,23 +51,19 @@ def survey_workspace(
     memory: Memory, since: str, first_run: bool, own: Collection[str] = ()
 ) -> Survey:
     """Read every topic, its use, and what the other stores offer."""
-    topics: dict[str, Topic] = {}
-    problems: list[Problem] = []
-    for topic_id in memory.topics.ids():
-        try:
-            topics[topic_id] = memory.topics.get(topic_id)
-        except ParseError as error:
-            problems.append(Problem(error.path, error.line, error.problem))
+    listing = memory.topics.read_all()  # stray folders and unreadable files as problems
+    proposals = memory.proposal_store.read_all("open")
+    topics = {topic.id: topic for topic in listing.topics}
     access = memory.access.get(topics) if topics else {}
     return Survey(
         topics=topics,
         access=dict(access),
-        problems=tuple(problems),
+        problems=(*listing.problems, *proposals.problems),
         since=since,
         scope=scope_of(topics.values(), since, first_run, own),
         journal_days=len(memory.journal_paths()),
         raw_sessions=_count_sessions(memory),
-        proposals_open=len(memory.proposals("open")),
+        proposals_open=len(proposals.proposals),
     )
 
 

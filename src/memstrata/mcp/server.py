@@ -319,12 +319,18 @@ class MemoryTools:
         store that looked like instructions to a model. Call it when recall shows an item in
         state 'conflict' or the user asks what needs their attention. Returns `proposals`, each
         with id, kind, status, reason, created, and the sides (label a or b, topic id, text) or
-        the quarantined text.
+        the quarantined text; `problems` names proposal files that could not be read, if any.
         """
         chosen = None if status == "all" else status
-        return self._run(
-            lambda: with_agent({"proposals": to_jsonable(self.memory.proposals(chosen))}, agent)
-        )
+
+        def listed() -> dict[str, Any]:
+            listing = self.memory.proposal_store.read_all(chosen)
+            payload: dict[str, Any] = {"proposals": to_jsonable(list(listing.proposals))}
+            if listing.problems:
+                payload["problems"] = [str(problem) for problem in listing.problems]
+            return with_agent(payload, agent)
+
+        return self._run(listed)
 
     def resolve_proposal(
         self,

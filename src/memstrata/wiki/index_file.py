@@ -59,8 +59,9 @@ def write_index_file(path: Path, entries: Iterable[IndexEntry]) -> None:
     write_atomic(path, f'{{\n  "topics": {topics},\n  "version": 1\n}}\n')
 
 
-def update_index_file(path: Path, topics: Iterable[Topic]) -> None:
-    """Replace the lines of ``topics``; a damaged index file is rebuilt from these and rebuild."""
+def update_index_file(path: Path, topics: Iterable[Topic], removed: Iterable[str] = ()) -> None:
+    """Replace the lines of ``topics`` and drop those of the ``removed`` ids (topic folders
+    gone from disk); a damaged index file is rebuilt from these and rebuild."""
     try:
         entries = {entry.id: entry for entry in read_index_file(path)}
     except ParseError:
@@ -71,6 +72,8 @@ def update_index_file(path: Path, topics: Iterable[Topic]) -> None:
         if entries.get(topic.id) != entry:
             entries[topic.id] = entry
             changed = True
+    for topic_id in removed:
+        changed = entries.pop(topic_id, None) is not None or changed
     if changed or not path.exists():
         write_index_file(path, entries.values())
 

@@ -12,26 +12,31 @@ is written to ``memory/.pending/``; then the files are replaced atomically, the 
 appended and the intent removed. :meth:`TopicStore.complete_pending` rolls any intent left by a
 killed process forward, so no topic ever ends up changed without its history line. A change found
 on disk without an intent is a person's hand edit, recorded in history with actor ``user``.
+
+A folder under ``memory/topics/`` whose name is not a topic id in its normal form (``Old Stuff``,
+``ann (copy)``, an editor's ``ann~``) is never read, changed or removed: listings skip it and name
+it as a :class:`~memstrata.model.Problem`, so one stray folder cannot take the wiki down.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+import os
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import TopicsConfig
-from memstrata.errors import CapExceeded, InputError, ParseError, TopicNotFound
+from memstrata.errors import CapExceeded, InputError, InvalidTopicId, ParseError, TopicNotFound
 from memstrata.model import (
     IMPORTANCE_DEFAULT,
     IMPORTANCE_FLOOR,
     IMPORTANCE_MAX,
     TOPIC_STATES,
     HistoryEntry,
+    Problem,
     Topic,
     TopicMeta,
     TopicState,
@@ -46,6 +51,15 @@ from memstrata.workspace.textfile import decode_text
 
 SUMMARY, DETAIL, META, HISTORY = "summary.md", "detail.md", "meta.json", "history.jsonl"
 _META_KEYS = frozenset(field.name for field in fields(TopicMeta))
+
+
+@dataclass(frozen=True, slots=True)
+class TopicListing:
+    """Every topic that could be read, by id, and a problem for each one that could not."""
+
+    topics: tuple[Topic, ...]
+    #: unreadable files and folders whose names are not topic ids; each names its path
+    problems: tuple[Problem, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,23 +104,90 @@ class TopicStore:
         return Topic(topic_id, title_of(summary, slug), summary, detail, meta)
 
     def ids(self) -> list[str]:
-        """Every topic id on disk, sorted."""
-        return sorted(self._iter_ids())
+        """Every topic id on disk, sorted (folders whose names are not topic ids left out)."""
+        return self.scan()[0]
 
-    def _iter_ids(self) -> Iterator[str]:
+    def scan(self) -> tuple[list[str], list[Problem]]:
+        """Every topic id on disk, sorted, and a problem for each topic folder (one holding a
+        ``summary.md``) whose name is not a topic id."""
+        ids: set[str] = set()
+        problems: list[Problem] = []
         root = self.workspace.topics_dir
-        if not root.is_dir():
-            return
-        for namespace in root.iterdir():
-            if not namespace.is_dir() or namespace.name.startswith((".", "_")):
+        for name in self.folder_names():
+            if not os.path.isfile(f"{root}/{name}/{SUMMARY}"):
                 continue
-            for folder in namespace.iterdir():
-                if (folder / SUMMARY).is_file():
-                    yield f"{namespace.name}/{folder.name}"
+            try:
+                ids.add(self.id_of_folder(name))
+            except ParseError as error:
+                problems.append(Problem(error.path, None, error.problem, name))
+        return sorted(ids), problems
+
+    def folder_names(self) -> list[str]:
+        """``namespace/slug`` of every folder two levels under ``memory/topics/``, as named on
+        disk and not validated (see :meth:`id_of_folder`), sorted.
+
+        Hidden folders and namespaces starting with ``_`` (ours) are left out. One ``scandir``
+        per namespace and no ``stat``: every read's topic check walks this at 10k topics.
+        """
+        names: list[str] = []
+        try:
+            namespaces = list(os.scandir(self.workspace.topics_dir))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        for namespace in namespaces:
+            if namespace.name.startswith((".", "_")) or not namespace.is_dir():
+                continue
+            try:
+                with os.scandir(namespace.path) as folders:
+                    names += [
+                        f"{namespace.name}/{folder.name}"
+                        for folder in folders
+                        if not folder.name.startswith(".") and folder.is_dir()
+                    ]
+            except (FileNotFoundError, NotADirectoryError):
+                continue  # removed since the listing
+        return sorted(names)
+
+    def id_of_folder(self, name: str) -> str:
+        """The topic id of the folder ``namespace/slug`` (as named on disk).
+
+        Raises :class:`ParseError` naming the folder when its name is not a topic id in its
+        normal form (``Old Stuff/misc``, ``people/ann (copy)``, ``People/Ann`` beside
+        ``people/ann``); such a folder is skipped, never renamed.
+        """
+        folder = self.workspace.topics_dir / name
+        try:
+            topic_id = parse_topic_id(name)
+        except InvalidTopicId as error:
+            raise ParseError(_shown(folder), None, f"skipped, not a topic id: {error}") from error
+        # A name that only normalises to an id is that topic on a file system that folds case
+        # or Unicode forms (macOS); elsewhere it is a second folder, which no id reaches.
+        normal = self.workspace.topic_dir(topic_id)
+        if topic_id != name and not _same_file(folder, normal):
+            hint = f"beside {topic_id!r}" if normal.exists() else f"rename it to {topic_id!r}"
+            raise ParseError(
+                _shown(folder),
+                None,
+                f"skipped, not a topic id: ids are lower case (NFKC normal form); {hint}",
+            )
+        return topic_id
 
     def list(self) -> list[Topic]:
-        """Every topic, sorted by id."""
-        return [self.get(topic_id) for topic_id in self.ids()]
+        """Every topic that can be read, sorted by id (:meth:`read_all` says what could not)."""
+        return list(self.read_all().topics)
+
+    def read_all(self) -> TopicListing:
+        """Read every topic; an unreadable one or a stray folder is a problem, not an error."""
+        ids, problems = self.scan()
+        topics: list[Topic] = []
+        for topic_id in ids:
+            try:
+                topics.append(self.get(topic_id))
+            except TopicNotFound:
+                continue  # removed since the scan
+            except ParseError as error:
+                problems.append(Problem(error.path, error.line, error.problem, topic_id))
+        return TopicListing(tuple(topics), tuple(problems))
 
     def history(self, topic_id: str) -> list[HistoryEntry]:
         """The topic's history, oldest first; a torn last line (crash) is ignored."""
@@ -315,6 +396,18 @@ _STATE_OPS: dict[str, str] = {
     "conflict": "conflict",
     "active": "restore",
 }
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
+
+
+def _shown(path: Path) -> str:
+    """``path`` printable whatever bytes its name holds (undecodable ones become U+FFFD)."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _history_line(entry: HistoryEntry) -> str:

@@ -95,6 +95,11 @@ class Workspace:
     def lock_path(self) -> Path:
         return self.state_dir / "lock"
 
+    @property
+    def topic_check_path(self) -> Path:
+        """When reads last checked every topic file for hand edits, and what it cost."""
+        return self.state_dir / "topic-check"
+
     def rules_paths(self) -> tuple[Path, ...]:
         return tuple(self.root / name for name in RULES_FILES)
 

@@ -1,0 +1,163 @@
+"""A topic edited by hand is what every read sees next: search, recall, context and its Index
+channel, the agent hooks and the MCP server, as for the journal.
+
+Each read checks the size and mtime of every topic's files when that check is cheap (a few
+hundred topics); in a large workspace, once the last check is 50 times its own cost old
+(~0.13 s at 10k topics: every ~6 s), and at least every 30 s.
+"""
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+from memstrata import Memory
+from memstrata.index_sync import (
+    TOPIC_SCAN_COST_FACTOR,
+    TOPIC_SCAN_INTERVAL_MAX_S,
+    record_topic_check,
+)
+from tests.cli.process import run
+from tests.mcp import PYTHON, memstrata_args, python_env
+
+
+def edit_summary(memory: Memory, topic_id: str, text: str) -> None:
+    (memory.workspace.topic_dir(topic_id) / "summary.md").write_text(text)
+
+
+def edit_state(memory: Memory, topic_id: str, state: str) -> None:
+    path = memory.workspace.topic_dir(topic_id) / "meta.json"
+    meta = json.loads(path.read_text())
+    path.write_text(json.dumps({**meta, "state": state}, indent=2))
+
+
+def test_search_recall_and_context_see_a_hand_edited_summary_at_once(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nDesign lead.")
+    memory.search("lead")  # a read: the topic files were just checked
+
+    edit_summary(memory, "people/ann", "# Ann\nDesign lead. Loves rambutan.")
+
+    assert [hit.source for hit in memory.search("rambutan", include_raw=False)] == ["people/ann"]
+    assert memory.recall("rambutan").items[0].content == "Design lead. Loves rambutan."
+    assert "Loves rambutan." in memory.context("rambutan").text
+    last = memory.topic_history("people/ann")[-1]
+    assert (last.op, last.actor) == ("edit", "user")
+
+
+def test_a_topic_made_active_again_in_meta_json_is_recalled_at_once(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nLoves rambutan.")
+    memory.archive_topic("people/ann")
+    assert memory.recall("rambutan").items == ()
+
+    edit_state(memory, "people/ann", "active")
+
+    assert [item.source for item in memory.recall("rambutan").items] == ["people/ann"]
+
+
+def test_the_index_channel_follows_topics_archived_or_removed_by_hand(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nDesign lead.")
+    memory.write_topic("people/bob", "# Bob\nBackend.")
+    memory.write_topic("people/cy", "# Cy\nSupport.")
+    assert memory.context().text.count("- people/") == 3
+
+    edit_state(memory, "people/ann", "archived")
+    shutil.rmtree(memory.workspace.topic_dir("people/bob"))
+    edit_summary(memory, "people/cy", "# Cy Lin\nSupport lead.")
+    index = memory.context().text
+
+    assert "people/ann" not in index and "people/bob" not in index
+    assert "- people/cy — Cy Lin: Support lead." in index
+    listed = json.loads(memory.workspace.index_json.read_text())["topics"]
+    assert [(entry["id"], entry["state"]) for entry in listed] == [
+        ("people/ann", "archived"),
+        ("people/cy", "active"),
+    ]
+
+
+def test_a_large_workspace_checks_topic_files_once_the_last_check_is_old_enough(
+    memory: Memory,
+):
+    memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
+    # As at 10k topics: the last check cost 0.1 s and ran just now, so reads skip it for 5 s.
+    last_check_s = 0.1
+    wait_s = last_check_s * TOPIC_SCAN_COST_FACTOR
+    record_topic_check(memory.workspace, last_check_s)
+    edit_summary(memory, "people/ann", "# Ann\nLikes airships.")
+
+    assert memory.search("airships", include_raw=False) == []
+    record_topic_check(memory.workspace, last_check_s, at_s=time.time() - wait_s - 0.1)
+    assert memory.search("airships", include_raw=False)[0].source == "people/ann"
+    # That check was cheap (one topic), so from now on every read checks again.
+    edit_summary(memory, "people/ann", "# Ann\nLikes balloons.")
+    assert memory.search("balloons", include_raw=False)[0].source == "people/ann"
+
+
+def test_however_slow_the_check_reads_run_it_at_least_every_30_seconds(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
+    slow_s = 5.0  # 50 times that would be 250 s
+    record_topic_check(memory.workspace, slow_s, at_s=time.time() - 29)
+    edit_summary(memory, "people/ann", "# Ann\nLikes airships.")
+
+    assert memory.search("airships", include_raw=False) == []
+    record_topic_check(memory.workspace, slow_s, at_s=time.time() - 31)
+    assert memory.search("airships", include_raw=False)[0].source == "people/ann"
+    assert TOPIC_SCAN_INTERVAL_MAX_S == 30
+
+
+def test_a_small_workspace_notes_no_check_time_and_commits_nothing_to_the_index(
+    memory: Memory,
+):
+    memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
+    memory.recall("zeppelins")  # embeds the new topic: a change to the index
+    changes = memory.index.db.total_changes
+
+    memory.search("zeppelins")
+    memory.recall("zeppelins")
+
+    assert not memory.workspace.topic_check_path.exists()  # every read checks: no time needed
+    assert memory.index.db.total_changes == changes  # a commit would make recall reload vectors
+
+
+def test_status_always_checks_every_topic_file(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
+    record_topic_check(memory.workspace, 1.0)
+    edit_state(memory, "people/ann", "archived")
+
+    assert memory.status().topics_by_state == {"archived": 1}
+
+
+def test_the_agent_hook_sees_a_hand_edit_made_right_after_a_write(workspace: Path):
+    ws = ("--workspace", str(workspace))
+    run(*ws, "topic", "write", "people/ann", "--summary-file", "-", stdin="# Ann\nDesign lead.\n")
+    summary = workspace / "memory" / "topics" / "people" / "ann" / "summary.md"
+    summary.write_text("# Ann\nDesign lead. Loves rambutan.\n")
+
+    searched = run(*ws, "search", "rambutan")
+    hook = run(*ws, "hook", "user-prompt", "--plain", "--prompt", "What does Ann love? rambutan")
+
+    assert searched.stdout.startswith("[wiki] people/ann"), searched.stdout
+    assert "Loves rambutan." in hook.stdout, hook.stdout + hook.stderr
+
+
+def test_a_running_mcp_server_sees_hand_edits_between_calls(workspace: Path):
+    with Memory(workspace) as memory:
+        memory.write_topic("people/ann", "# Ann\nDesign lead.")
+    summary = workspace / "memory" / "topics" / "people" / "ann" / "summary.md"
+    params = StdioServerParameters(
+        command=PYTHON, args=memstrata_args(workspace, "mcp"), env=python_env()
+    )
+
+    async def scenario():
+        async with Client(params, read_timeout_seconds=60) as client:
+            before = await client.call_tool("recall", {"query": "rambutan"})
+            summary.write_text("# Ann\nDesign lead. Loves rambutan.\n")
+            after = await client.call_tool("recall", {"query": "rambutan"})
+            return before.structured_content, after.structured_content
+
+    before, after = anyio.run(scenario)
+
+    assert all("rambutan" not in item["content"] for item in before["items"])
+    assert after["items"][0]["content"] == "Design lead. Loves rambutan."
