@@ -264,8 +264,24 @@ class Memory:
         return written
 
     def archive_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
+        """Archive a topic: out of recall and the index, kept on disk with its history; one
+        already archived is an :class:`~memstrata.errors.InputError` (nothing is written)."""
         with self.lock.held():
+            if self.topics.get(topic_id).meta.state == "archived":
+                raise InputError(f"{topic_id} is already archived")
             written = self.topics.archive(topic_id, actor=actor, reason=reason)
+            self._reindex_topic(written.topic.id)
+        return written
+
+    def restore_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
+        """Bring an archived topic back: active again, in recall and the index."""
+        with self.lock.held():
+            state = self.topics.get(topic_id).meta.state
+            if state != "archived":
+                raise InputError(f"{topic_id} is {state}, not archived: nothing to restore")
+            written = self.topics.set_state(
+                topic_id, "active", actor=actor, reason=reason or "restored from the archive"
+            )
             self._reindex_topic(written.topic.id)
         return written
 

@@ -50,7 +50,7 @@ def test_the_workspace_is_found_from_the_environment(ws: Path, tmp_path: Path):
     assert result.returncode == 0, result.stderr
 
 
-def test_topic_write_from_stdin_show_list_history_archive(ws: Path):
+def test_topic_write_from_stdin_show_list_history_archive_restore(ws: Path):
     base = ("--workspace", str(ws))
     result = run(
         *base,
@@ -88,6 +88,17 @@ def test_topic_write_from_stdin_show_list_history_archive(ws: Path):
     assert run(*base, "topic", "archive", "people/ann").returncode == 0
     assert "people/ann" not in run(*base, "topic", "list").stdout
     assert "archived" in run(*base, "topic", "list", "--all").stdout
+    again = run(*base, "topic", "archive", "people/ann")
+    assert again.returncode != 0 and "already archived" in again.stderr
+    assert "people/ann" not in run(*base, "recall", "flat white").stdout
+
+    restored = run(*base, "topic", "restore", "people/ann", "--reason", "back in use")
+    assert restored.returncode == 0 and restored.stdout.strip() == "restored people/ann"
+    assert "people/ann" in run(*base, "recall", "flat white").stdout
+    history = json.loads(run(*base, "topic", "history", "people/ann", "--json").stdout)
+    assert [entry["op"] for entry in history][-2:] == ["archive", "restore"]
+    twice = run(*base, "topic", "restore", "people/ann")
+    assert twice.returncode != 0 and "not archived" in twice.stderr
 
 
 def test_log_search_and_context(ws: Path):

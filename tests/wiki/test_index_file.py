@@ -30,6 +30,24 @@ def test_the_rendering_stays_within_2kb_and_says_what_it_left_out():
     )
 
 
+def test_a_topic_titled_by_its_opening_words_says_them_once():
+    fact = "@Ann booked LX Factory in Lisbon for the offsite, 12–14 March 2026"
+    entries = [
+        IndexEntry(
+            "world/ann-booked",
+            "@Ann booked LX Factory in Lisbon for the…",
+            fact,
+            "conflict",
+            "2025-11-27",
+        ),
+        IndexEntry("world/short", fact, fact, "active", "2025-11-26"),
+    ]
+
+    lines = render_index(entries, 2048).text.splitlines()
+
+    assert lines == [f"- world/ann-booked — {fact} [conflict]", f"- world/short — {fact}"]
+
+
 def test_conflicted_topics_are_marked():
     rendered = render_index([_entry(1, state="conflict")], 2048)
     assert "[conflict]" in rendered.text

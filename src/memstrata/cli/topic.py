@@ -103,6 +103,19 @@ def archive(ctx: click.Context, topic_id: str, reason: str) -> None:
 
 @topic.command()
 @click.argument("topic_id")
+@click.option("--reason", default="", help="Why (recorded in history).")
+@click.pass_context
+def restore(ctx: click.Context, topic_id: str, reason: str) -> None:
+    """Bring an archived topic back into recall and the index.
+
+    Example: memstrata topic restore projects/old-site --reason "back in use"
+    """
+    written = open_memory(ctx).restore_topic(topic_id, reason=reason)
+    click.echo(f"restored {written.topic.id}")
+
+
+@topic.command()
+@click.argument("topic_id")
 @click.option(
     "--summary-file",
     type=click.Path(path_type=Path, allow_dash=True),

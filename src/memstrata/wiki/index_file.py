@@ -121,7 +121,11 @@ def render_index(entries: Iterable[IndexEntry], budget_bytes: int) -> RenderedIn
 
 def _line(entry: IndexEntry) -> str:
     marker = " [conflict]" if entry.state == "conflict" else ""
-    gist = f": {entry.gist}" if entry.gist and entry.gist != entry.title else ""
+    # A topic with no heading is titled by its opening words: its gist says them again
+    opening = entry.title.removesuffix("…").rstrip()
+    if entry.gist and opening and entry.gist.startswith(opening):
+        return f"- {entry.id} — {entry.gist}{marker}"
+    gist = f": {entry.gist}" if entry.gist else ""
     return f"- {entry.id} — {entry.title}{marker}{gist}"
 
 
