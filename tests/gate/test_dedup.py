@@ -196,6 +196,27 @@ def test_one_letter_is_a_value(candidate, stored, kind):
     assert relate(candidate, stored, cosine=1.0, threshold=0.0).kind == kind
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        (
+            "Ann prefers a flat white",
+            "Ann prefers a cortado",
+            "same subject and attribute, new value (cortado → flat, white)",
+        ),
+        (
+            "Sara works in Berlin",
+            "Sara lives in Berlin",
+            "says something else of it (lives / works)",
+        ),
+        ("王伟住在深圳", "王伟住在北京", "same subject and attribute, new value (北京 → 深圳)"),
+    ],
+)
+def test_a_reason_quotes_the_words_as_written(candidate, stored, reason):
+    # not their folded forms ("whit", "liv") or loose Chinese characters (北, 京)
+    assert relate(candidate, stored).reason == reason
+
+
 def test_the_opposite_said_of_something_else_is_no_contradiction():
     assert relate("Ann likes biking", "Ann does not like cortado").kind == "unrelated"
     assert relate("Ann likes cortado", "Ann does not like cortado").kind == "contradiction"

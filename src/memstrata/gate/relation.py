@@ -41,6 +41,7 @@ from memstrata.gate.statements import (
     own_words,
     predicate_of,
     scattered,
+    spelled,
     subject_words,
     word_overlap,
 )
@@ -120,18 +121,20 @@ def relate(
                 )
         elif overlap >= DUPLICATE_OVERLAP:
             return found("duplicate", f"nearly the same words (overlap {overlap:.2f})")
-        return found("unrelated", "one side adds " + ", ".join(sorted(own_a or own_b)[:3]))
+        adding, words = (a, own_a) if own_a else (b, own_b)
+        return found("unrelated", f"one side adds {spelled(adding, words)}")
     if same_subject and overlap >= UPDATE_MIN_OVERLAP and len(a.words & b.words) >= 2:
         about = subject_words(subject)
         said_a, said_b = predicate_of(a, about), predicate_of(b, about)
         if said_a and said_b and said_a not in b.words and said_b not in a.words:
             # "Sara *works* in Berlin" / "Sara *lives* in Berlin": another thing said of the
             # subject, which both can be true; a new value follows a shared predicate
-            return found("unrelated", f"says something else of it ({said_b} / {said_a})")
+            shown = f"{spelled(b, {said_b})} / {spelled(a, {said_a})}"
+            return found("unrelated", f"says something else of it ({shown})")
         if a.cjk and (scattered(a, own_a) or scattered(b, own_b)):
             # a new value replaces one phrase; words of its own in several places say more
             return found("unrelated", "says other things of it")
-        changed = ", ".join(sorted(own_b)[:3]) + " → " + ", ".join(sorted(own_a)[:3])
+        changed = f"{spelled(b, own_b)} → {spelled(a, own_a)}"
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
 

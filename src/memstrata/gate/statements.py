@@ -60,6 +60,8 @@ class Features:
     sequence: tuple[tuple[str, bool], ...] = ()
     #: the Chinese runs in order, as compared (particles and negations out)
     han: tuple[str, ...] = ()
+    #: each English content word as first written (lower case): ``lik`` → ``prefers``
+    spelling: tuple[tuple[str, str], ...] = ()
 
 
 @lru_cache(maxsize=4096)
@@ -97,6 +99,7 @@ def features_of(text: str) -> Features:
         cjk,
         tuple(state.sequence),
         tuple(state.han),
+        tuple(state.spelling.items()),
     )
 
 
@@ -114,6 +117,7 @@ class _State:
         self.subject = ""
         self.sequence: list[tuple[str, bool]] = []
         self.han: list[str] = []
+        self.spelling: dict[str, str] = {}
         self.skip_unit = ""
 
     def add_word(self, word: str) -> None:
@@ -297,6 +301,7 @@ def _read_word(
         state.names.add(folded)
         state.add_word(folded)
         state.sequence.append((folded, True))
+        state.spelling.setdefault(folded, token)
         return
     if folded in STOP_WORDS or folded in lexicon.EXTRA_STOP or len(folded) < 2:
         return
@@ -319,6 +324,7 @@ def _read_word(
     if word not in lexicon.LIGHT_STEMS:
         state.add_word(word)
         state.sequence.append((word, name))
+        state.spelling.setdefault(word, folded)
 
 
 def fold_word(word: str) -> str:
@@ -448,6 +454,24 @@ def scattered(features: Features, own: frozenset[str]) -> bool:
                 places += 1
             inside = ch in own
     return places > 1
+
+
+def spelled(features: Features, words: frozenset[str] | set[str], most: int = 3) -> str:
+    """``words`` of ``features`` as a person wrote them, in the order written, for a reason:
+    "flat, white" rather than the folded "flat, whit"; Chinese characters joined into the
+    phrases they stand in ("后端, 程师" rather than "后, 端, 师, 程")."""
+    spelling = dict(features.spelling)
+    shown = [spelling.get(word, word) for word, _ in features.sequence if word in words]
+    for run in features.han:
+        piece = ""
+        for ch in run + "\0":
+            if ch in words:
+                piece += ch
+            elif piece:
+                shown.append(piece)
+                piece = ""
+    shown = list(dict.fromkeys(shown)) or sorted(words)
+    return ", ".join(shown[:most]) + (", …" if len(shown) > most else "")
 
 
 def subject_words(text: str) -> frozenset[str]:
