@@ -285,6 +285,25 @@ def test_the_cli_install_reports_each_file_and_a_second_run_reports_unchanged(
     assert second.stdout.count("unchanged") == 2
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (("--user", "--project"), "--project and --user exclude each other"),
+        (("--user", "--project-dir", "."), "--project-dir goes with --project, not --user"),
+    ],
+)
+def test_scope_flags_that_contradict_each_other_are_refused(
+    workspace: Path, project: Path, flags: tuple[str, ...], message: str
+):
+    before = sorted(path.read_bytes() for path in project.rglob("*") if path.is_file())
+
+    for command in ("install", "uninstall"):
+        result = run("--workspace", str(workspace), "hooks", command, "claude-code", *flags)
+
+        assert result.returncode == 2 and message in result.stderr
+    assert sorted(path.read_bytes() for path in project.rglob("*") if path.is_file()) == before
+
+
 def test_hooks_print_shows_the_commands_for_claude_code(workspace: Path):
     result = run("--workspace", str(workspace), "hooks", "print", "claude-code")
 

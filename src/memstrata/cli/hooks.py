@@ -25,15 +25,14 @@ def _scope_options(command: Callable[..., None]) -> Callable[..., None]:
     options = (
         click.option(
             "--project",
-            "scope",
-            flag_value="project",
-            default=True,
+            "project",
+            is_flag=True,
             help="This project's config (default): .claude/ + .mcp.json, or .codex/ + AGENTS.md.",
         ),
         click.option(
             "--user",
-            "scope",
-            flag_value="user",
+            "user",
+            is_flag=True,
             help="Your own config, for every project: ~/.claude/ + ~/.claude.json, or ~/.codex/.",
         ),
         click.option(
@@ -49,6 +48,16 @@ def _scope_options(command: Callable[..., None]) -> Callable[..., None]:
     return command
 
 
+def _scope(project: bool, user: bool, project_dir: Path | None) -> str:
+    """``project`` or ``user``; both at once, or a project folder for the user's config, is a
+    usage error rather than a silent choice."""
+    if project and user:
+        raise click.UsageError("--project and --user exclude each other: choose one")
+    if user and project_dir is not None:
+        raise click.UsageError("--project-dir goes with --project, not --user")
+    return "user" if user else "project"
+
+
 @click.group()
 def hooks() -> None:
     """Register memstrata with an agent harness, or print what to paste into any other.
@@ -62,7 +71,12 @@ def hooks() -> None:
 @_scope_options
 @click.pass_context
 def install(
-    ctx: click.Context, harness: str, scope: str, project_dir: Path | None, dry_run: bool
+    ctx: click.Context,
+    harness: str,
+    project: bool,
+    user: bool,
+    project_dir: Path | None,
+    dry_run: bool,
 ) -> None:
     """Add memstrata's hooks and MCP server to HARNESS's config, keeping everything else.
 
@@ -71,6 +85,7 @@ def install(
 
     Example: memstrata -w ~/agent-memory hooks install claude-code --dry-run
     """
+    scope = _scope(project, user, project_dir)
     workspace = require_workspace(ctx.find_root().obj)
     module = _module(harness)
     changes = module.install(workspace, scope, project_dir=project_dir, dry_run=dry_run)
@@ -82,11 +97,14 @@ def install(
 @hooks.command()
 @click.argument("harness", type=click.Choice(INSTALLABLE))
 @_scope_options
-def uninstall(harness: str, scope: str, project_dir: Path | None, dry_run: bool) -> None:
+def uninstall(
+    harness: str, project: bool, user: bool, project_dir: Path | None, dry_run: bool
+) -> None:
     """Take memstrata's hooks and MCP server out of HARNESS's config; leave the rest.
 
     Example: memstrata hooks uninstall claude-code --project
     """
+    scope = _scope(project, user, project_dir)
     _report(_module(harness).uninstall(scope, project_dir=project_dir, dry_run=dry_run), dry_run)
 
 
