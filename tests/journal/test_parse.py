@@ -1,4 +1,6 @@
-from memstrata.journal.parse import find_entities, parse_journal
+import pytest
+
+from memstrata.journal.parse import day_of, find_entities, parse_journal
 
 JOURNAL = """# 2025-11-27
 
@@ -103,3 +105,16 @@ def test_fenced_code_is_one_entry_and_never_a_heading():
 
 def test_entities_are_mentions_in_order_of_first_appearance():
     assert find_entities("@Ann met @李娜 and @Ann again; mail ann@example.com.") == ("Ann", "李娜")
+
+
+@pytest.mark.parametrize(
+    ("filename", "day"),
+    [
+        ("2025-11-27.md", "2025-11-27"),
+        ("2025-02-30.md", None),  # no such day
+        ("2025-1-4.md", None),
+        ("notes.md", None),
+    ],
+)
+def test_only_a_file_named_for_a_real_day_is_a_daily_log(filename: str, day: str | None):
+    assert day_of(filename) == day

@@ -10,7 +10,14 @@ from memstrata.cli.output import echo_json, one_line
 
 @click.command()
 @click.argument("query", nargs=-1, required=True)
-@click.option("--limit", "-k", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option(
+    "--limit",
+    "-k",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="How many hits at most.",
+)
 @click.option("--include-archived", is_flag=True, help="Include archived and superseded topics.")
 @click.option(
     "--sessions",
@@ -155,7 +162,13 @@ def context(
 
 
 @click.command()
-@click.option("--days", type=click.IntRange(1), default=7, show_default=True)
+@click.option(
+    "--days",
+    type=click.IntRange(1),
+    default=7,
+    show_default=True,
+    help="Summarise this many days back from today.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def metrics(ctx: click.Context, days: int, as_json: bool) -> None:

@@ -69,7 +69,8 @@ def _show(root: Path, say: Callable[[str], None]) -> None:
             say(f"\n== search     {query!r}")
             for hit in memory.search(query, limit=4):
                 text = " ".join(hit.text.split())
-                say(f"  [{hit.stratum:<7}] {hit.source}")
+                near = "" if hit.holds_a_word else "  (no word of the query: near in meaning)"
+                say(f"  [{hit.stratum:<7}] {hit.source}{near}")
                 say(f"            {text[:90]}{'…' if len(text) > 90 else ''}")
         context = memory.context(DEMO_CONTEXT_QUERY)
         say(f"\n== context    for {DEMO_CONTEXT_QUERY!r}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from memstrata.errors import ParseError
 from memstrata.model import Fact, FactKind, JournalEntry, Problem
@@ -50,7 +51,13 @@ class ParsedJournal:
 def day_of(filename: str) -> str | None:
     """``2025-11-27.md`` → ``2025-11-27``; ``None`` for files that are not daily logs."""
     match = _DAY.match(filename)
-    return match.group(1) if match else None
+    if not match:
+        return None
+    try:  # 2025-02-30.md is no day
+        date.fromisoformat(match.group(1))
+    except ValueError:
+        return None
+    return match.group(1)
 
 
 def find_entities(text: str) -> tuple[str, ...]:
