@@ -719,7 +719,7 @@ class Memory:
         )
         if filters.since and filters.until and filters.since >= filters.until:
             raise InputError(
-                f"--since {since!r} starts after --until {until!r} ends: no time lies between"
+                f"since {since!r} starts after until {until!r} ends: no time lies between"
             )
         notes: list[str] = []
         if len(query) > MAX_QUERY_CHARS:
@@ -909,7 +909,7 @@ def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
     window = parse_since(value, now)
     if window is None:
         raise InputError(
-            f"--{name} {value!r}: not a time I understand; use 30d, 2w, 2025-11, 2025-11-27, "
+            f"{name} {value!r}: not a time I understand; use 30d, 2w, 2025-11, 2025-11-27, "
             "'last week' or 'in November 2025'"
         )
     return window.start_iso if start else window.end_iso

@@ -298,3 +298,14 @@ def test_codex_notify_for_an_unknown_thread_is_one_line(codex_home: Path, worksp
 
     assert result.returncode == 0
     assert result.stderr.count("\n") == 1 and "no Codex rollout for thread abc-1" in result.stderr
+
+
+def test_codex_notify_with_a_garbled_argument_says_the_argument_is_not_json(
+    codex_home: Path, workspace: Path
+):
+    argv = [*launcher(), "--workspace", str(workspace), "hook", "codex-notify"]
+
+    result = fire([*argv, "garbage"], "", workspace)
+
+    assert result.returncode == 0
+    assert "the hook payload (argument) is not JSON" in result.stderr

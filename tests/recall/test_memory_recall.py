@@ -82,7 +82,7 @@ def test_since_and_until_filter_by_time(demo: Memory):
 
 
 def test_a_since_after_the_until_is_a_clear_error(demo: Memory):
-    with pytest.raises(InputError, match="--since '2025-11-27' starts after --until"):
+    with pytest.raises(InputError, match="since '2025-11-27' starts after until"):
         demo.recall("Ann", since="2025-11-27", until="2025-11-20")
 
 
@@ -117,7 +117,7 @@ def test_odd_queries_give_an_empty_or_normal_result_never_an_error(memory: Memor
 
 
 def test_an_unparseable_since_is_a_clear_error(memory: Memory):
-    with pytest.raises(InputError, match="--since 'whenever'"):
+    with pytest.raises(InputError, match="since 'whenever'"):
         memory.recall("x", since="whenever")
 
 

@@ -97,7 +97,8 @@ def run_hook(
         hook = HOOKS.get(name)
         if hook is None:
             raise InputError(f"unknown hook {name!r}; expected one of {', '.join(HOOKS)}")
-        payload = read_payload(raw_payload)
+        # Codex hands its notification over as an argument, the other harnesses on stdin
+        payload = read_payload(raw_payload, "argument" if name == "codex-notify" else "stdin")
         if name == "codex-notify" and payload.get("type") != "agent-turn-complete":
             return HookResult()  # Codex notifies about a finished turn; nothing else is ours
         with open_memory(workspace, payload) as memory:
@@ -153,16 +154,17 @@ HOOKS: dict[str, Callable[[Memory, dict[str, Any], HookOptions], HookResult]] = 
 # -- the payload and the workspace -------------------------------------------------------------
 
 
-def read_payload(raw: str) -> dict[str, Any]:
-    """The harness's JSON object; empty input is an empty payload."""
+def read_payload(raw: str, where: str = "stdin") -> dict[str, Any]:
+    """The harness's JSON object (read from ``where``, for the message); empty input is an
+    empty payload."""
     if not raw.strip():
         return {}
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as error:
-        raise InputError(f"the hook payload on stdin is not JSON ({error.msg})") from None
+        raise InputError(f"the hook payload ({where}) is not JSON ({error.msg})") from None
     if not isinstance(value, dict):
-        raise InputError("the hook payload on stdin is not a JSON object")
+        raise InputError(f"the hook payload ({where}) is not a JSON object")
     return value
 
 

@@ -44,9 +44,15 @@ def patterns_of(
                 f"stale marker in {topic.id} (updated "
                 f"{days_since(topic.meta.updated, now)} days ago)"
             )
-    for topic in sorted(topics.values(), key=lambda t: t.id):
-        if topic.meta.state == "conflict":
-            lines.append(f"conflict: {topic.id} ↔ {', '.join(topic.meta.conflicts_with)}")
+    pairs = sorted(
+        {
+            tuple(sorted((topic.id, other)))
+            for topic in topics.values()
+            if topic.meta.state == "conflict"
+            for other in topic.meta.conflicts_with
+        }
+    )
+    lines.extend(f"conflict: {one} ↔ {other}" for one, other in pairs)  # each pair once
     for proposal in proposals:
         if proposal.status == "open" and proposal.kind == "conflict":
             sides = " vs ".join(side.topic_id for side in proposal.sides)
