@@ -253,3 +253,15 @@ def test_accepting_a_conflict_needs_the_side_that_stands(ws: Path):
     assert ruled.returncode == 0 and "kept a" in ruled.stdout
     listed = json.loads(run("topic", "list", "--all", "--json", cwd=ws).stdout)
     assert sorted(topic["state"] for topic in listed) == ["active", "superseded"]
+
+
+def test_topic_list_keeps_its_columns_with_long_and_chinese_ids(ws: Path):
+    from memstrata.cli.output import display_width
+
+    for topic_id in ("world/李娜-在上海办公室工作", "experiences/set-up-staging-for-the-billing"):
+        run("topic", "write", topic_id, "--summary-file", "-", stdin="A fact.\n", cwd=ws)
+
+    lines = run("topic", "list", cwd=ws).stdout.splitlines()
+
+    columns = {display_width(line.split("active")[0]) for line in lines}
+    assert len(lines) == 2 and len(columns) == 1

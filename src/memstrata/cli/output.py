@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 import click
@@ -12,6 +13,16 @@ from memstrata.jsonable import to_jsonable
 
 def echo_json(value: Any) -> None:
     click.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2, sort_keys=True))
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def padded(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` columns (at least one)."""
+    return text + " " * max(1, width - display_width(text))
 
 
 def one_line(text: str, width: int = 100) -> str:

@@ -101,7 +101,7 @@ def recall(
 ) -> None:
     """Recall what may be injected (wiki and journal, never raw), each item with its source.
 
-    Example: memstrata recall "what does Ann drink" --since 30d --explain
+    Example: memstrata recall "what does Ann drink" --since 2025-11 --explain
     """
     result = open_memory(ctx).recall(
         " ".join(query),

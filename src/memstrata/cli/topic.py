@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from memstrata.cli.opener import open_memory
-from memstrata.cli.output import echo_json, one_line
+from memstrata.cli.output import display_width, echo_json, one_line, padded
 from memstrata.errors import InputError
 from memstrata.workspace.textfile import decode_text
 
@@ -41,10 +41,12 @@ def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
     if as_json:
         echo_json(entries)
         return
+    # the id column as wide as the widest id (wide characters count twice), within reason
+    width = min(max((display_width(entry.id) for entry in entries), default=0) + 1, 57)
     for entry in entries:
-        click.echo(
-            f"{entry.id:<32} {entry.state:<10} {one_line(entry.title + ': ' + entry.gist, 70)}"
-        )
+        opening = entry.title.removesuffix("…").rstrip()
+        said = entry.gist if entry.gist.startswith(opening) else f"{entry.title}: {entry.gist}"
+        click.echo(f"{padded(entry.id, width)}{padded(entry.state, 10)}{one_line(said, 70)}")
 
 
 @topic.command()
