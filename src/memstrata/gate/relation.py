@@ -150,13 +150,7 @@ def _other_objects(own_a: frozenset[str], own_b: frozenset[str]) -> bool:
     """Each side has words of its own besides the negation itself: an antonym folds into the
     word it negates ("hates jazz" / "likes jazz" has none), and a negating prefix pairs two
     words ("unblocked" / "blocked")."""
-    pairs = {
-        (word, word[len(prefix) :])
-        for word in own_a | own_b
-        for prefix in _NEGATING_PREFIXES
-        if word.startswith(prefix) and word[len(prefix) :] in own_a | own_b
-    }
-    paired = {word for pair in pairs for word in pair}
+    paired = {word for pair in _prefixed_pairs(own_a, own_b) for word in pair}
     return bool(own_a - paired) and bool(own_b - paired)
 
 
@@ -173,10 +167,18 @@ def _only_added(difference: str | None, a: Features, b: Features) -> bool:
 
 def _prefix_antonym(own_a: frozenset[str], own_b: frozenset[str]) -> str | None:
     """``unstable`` / ``stable``, ``nondeterministic`` / ``deterministic``: a negation."""
-    for mine, theirs in ((own_a, own_b), (own_b, own_a)):
-        for word in mine:
-            for prefix in _NEGATING_PREFIXES:
-                rest = word[len(prefix) :]
-                if word.startswith(prefix) and len(rest) >= 4 and rest in theirs:
-                    return "negation"
-    return None
+    return "negation" if _prefixed_pairs(own_a, own_b) else None
+
+
+def _prefixed_pairs(own_a: frozenset[str], own_b: frozenset[str]) -> set[tuple[str, str]]:
+    """``(unstable, stable)``: a word of one side that is a word of the other with a negating
+    prefix (the rest at least four letters, so "inform" / "form" is no pair)."""
+    return {
+        (word, word[len(prefix) :])
+        for mine, theirs in ((own_a, own_b), (own_b, own_a))
+        for word in mine
+        for prefix in _NEGATING_PREFIXES
+        if word.startswith(prefix)
+        and len(word) - len(prefix) >= 4
+        and word[len(prefix) :] in theirs
+    }
