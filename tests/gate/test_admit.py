@@ -99,6 +99,16 @@ def test_the_scripted_scenario_from_remember_to_a_ruling(mem: Memory, clock: Clo
     assert mem.proposals("open") == []
 
 
+def test_rejecting_a_conflict_while_naming_one_side_to_keep_is_refused(mem: Memory):
+    mem.remember("Ann likes jazz")
+    conflict = mem.remember("Ann does not like jazz")
+
+    with pytest.raises(InputError, match="rejecting keeps both sides"):
+        mem.resolve_proposal(conflict.proposal_id, accept=False, keep="a")
+
+    assert mem.proposal(conflict.proposal_id).status == "open"  # nothing recorded
+
+
 def test_a_dry_run_writes_nothing(mem: Memory):
     verdict = mem.remember("Peter works at Acme", dry_run=True)
     assert isinstance(verdict, Admitted) and verdict.dry_run

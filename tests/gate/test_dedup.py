@@ -217,6 +217,31 @@ def test_a_reason_quotes_the_words_as_written(candidate, stored, reason):
     assert relate(candidate, stored).reason == reason
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Release 2.4 shipped the new billing page", "Release 2.3 shipped the new login page"),
+        ("Server alpha2 runs kernel 6.2", "Server alpha1 runs kernel 6.1"),
+        ("Ticket PROJ-102 is blocked", "Ticket PROJ-101 is blocked"),
+        ("Room 5 has a projector", "Room 4 has a projector"),
+    ],
+)
+def test_a_number_written_right_after_the_subject_names_another_one(candidate, stored):
+    relation = relate(candidate, stored, cosine=1.0, threshold=0.0)
+
+    assert relation.kind == "unrelated" and relation.reason.startswith("about another one")
+
+
+def test_numbers_that_differ_in_place_are_never_read_as_an_addition():
+    # as sets, {1, h1} ("one", "fact 1", "rack 1") lies inside {1, 2, h1}: yet rack 1 is not 2
+    relation = relate(
+        "Server one fact 2: host h1-2 is in rack 2", "Server one fact 1: host h1-1 is in rack 1"
+    )
+
+    assert relation.kind != "duplicate"
+    assert relate("Ann has two cats", "Ann has cats").kind == "duplicate"  # none before: added
+
+
 def test_the_opposite_said_of_something_else_is_no_contradiction():
     assert relate("Ann likes biking", "Ann does not like cortado").kind == "unrelated"
     assert relate("Ann likes cortado", "Ann does not like cortado").kind == "contradiction"

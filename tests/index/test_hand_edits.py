@@ -9,6 +9,7 @@ hundred topics); in a large workspace, once the last check is 50 times its own c
 import json
 import shutil
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import anyio
@@ -161,3 +162,21 @@ def test_a_running_mcp_server_sees_hand_edits_between_calls(workspace: Path):
 
     assert all("rambutan" not in item["content"] for item in before["items"])
     assert after["items"][0]["content"] == "Design lead. Loves rambutan."
+
+
+def test_a_hand_edit_counts_as_an_update_for_the_gardener(workspace: Path):
+    # written a year ago, edited by hand today: not "unused for 367 days"
+    then, now = datetime(2024, 11, 27, tzinfo=UTC), datetime(2025, 11, 28, tzinfo=UTC)
+    with Memory(workspace, clock=lambda: then) as memory:
+        memory.write_topic("people/ann", "# Ann\nDesign lead.")
+    with Memory(workspace, clock=lambda: now) as memory:
+        edit_summary(memory, "people/ann", "# Ann\nDesign lead. Leads the on-call rotation.")
+        memory.sync()
+        extra = json.loads((memory.workspace.topic_dir("people/ann") / "meta.json").read_text())
+
+        report = memory.garden(mode="autonomous")
+
+        assert memory.get_topic("people/ann").meta.updated == "2025-11-28T00:00:00Z"
+        assert extra["updated"] == "2025-11-28T00:00:00Z"
+        assert not any("people/ann" in str(step) for step in report.destructive)
+        assert memory.get_topic("people/ann").meta.state == "active"

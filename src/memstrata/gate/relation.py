@@ -82,6 +82,10 @@ def relate(
     own_a, own_b = own_words(a, b), own_words(b, a)
     difference = detail_difference(a, b) or _prefix_antonym(own_a, own_b)
     same_subject = _same_subject(a, b)
+    if a.naming and b.naming and a.naming != b.naming:
+        # "Release 2.3 shipped …" / "Release 2.4 shipped …": the number names another one
+        shown = f"{', '.join(sorted(b.naming))} / {', '.join(sorted(a.naming))}"
+        return Relation("unrelated", f"about another one ({shown})", overlap, cosine)
     if _only_added(difference, a, b):
         # One side only adds or leaves out a detail ("in March" / "12–14 March"): it says more
         # or less, not something else. A name so added is no word of its own either.
@@ -161,6 +165,11 @@ def _only_added(difference: str | None, a: Features, b: Features) -> bool:
     if difference not in ("number", "date", "name") or a.change_marked or not _same_subject(a, b):
         return False
     if difference == "name" and (a.cjk or b.cjk):
+        return False
+    if a.numbers != b.numbers and b.numbers and not a.numbers <= b.numbers:
+        # Numbers are compared as sets, which keep no place: "fact 2 … rack 2" against "fact 1
+        # … rack 1" (and "one" = 1) would read as adding 2. Only leaving some out, or adding
+        # numbers to a statement that had none, is safely an addition.
         return False
     return not changes_value(a, b)
 

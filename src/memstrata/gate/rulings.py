@@ -44,6 +44,11 @@ def rule_on(
             )
         return gate.proposals.resolve(pid, "rejected", "left as it is", now)
     sides = {side.label: side.topic_id for side in proposal.sides}
+    if not accept and keep in ("a", "b"):
+        # a rejection keeps both: taking keep a for it would record the opposite of the intent
+        raise InputError(
+            f"{pid}: rejecting keeps both sides; to keep only {keep}, accept with keep {keep}"
+        )
     if accept and keep is None:
         raise InputError(
             f"{pid} is a conflict: say which side stands, keep a ({sides['a']}), "

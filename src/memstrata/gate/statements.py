@@ -62,6 +62,9 @@ class Features:
     han: tuple[str, ...] = ()
     #: each English content word as first written (lower case): ``lik`` → ``prefers``
     spelling: tuple[tuple[str, str], ...] = ()
+    #: numbers and codes written right after the subject, which name it: "Release *2.3*",
+    #: "Server *alpha1*", "Ticket PROJ-*101*" (not "the meeting is at 3pm")
+    naming: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4096)
@@ -78,8 +81,12 @@ def features_of(text: str) -> Features:
         text = _normalise_chinese(text, state)
     matches = list(_TOKEN.finditer(text))
     tokens = [(m.lastgroup or "", m.group(0)) for m in matches]
+    naming: set[str] = set()  # numbers that name the subject: "Release 2.3", "Server alpha1"
+    subject_end = -2
     for position, (kind, token) in enumerate(tokens):
         following = tokens[position + 1][1] if position + 1 < len(tokens) else ""
+        numbers, words = set(state.numbers), len(state.sequence)
+        had_subject = bool(state.subject)
         if kind == "num":
             state.add_number(token, following)
         elif kind == "cjk":
@@ -87,6 +94,15 @@ def features_of(text: str) -> Features:
         else:
             span = matches[position].span()
             _read_word(token, following, state, _in_compound(text, *span), position == 0)
+        if not had_subject and state.subject and kind == "word":
+            subject_end = position  # English: a Chinese run holds its numbers inside it
+        elif position == subject_end + 1:
+            added = state.numbers - numbers
+            if added:
+                naming |= added
+                subject_end = position
+            elif len(state.sequence) > words and state.sequence[-1][1]:
+                subject_end = position  # a name continues it: "Ticket PROJ-101"
     return Features(
         frozenset(state.words),
         frozenset(state.numbers),
@@ -100,6 +116,7 @@ def features_of(text: str) -> Features:
         tuple(state.sequence),
         tuple(state.han),
         tuple(state.spelling.items()),
+        frozenset(naming),
     )
 
 

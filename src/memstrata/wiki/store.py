@@ -381,6 +381,11 @@ class TopicStore:
             )
             folder = self.workspace.topic_dir(topic.id)
             append_line(folder / HISTORY, _history_line(entry))
+            # A hand edit is an update: recency and the gardener's "not used for N days" read
+            # ``updated``. Keys a person added to meta.json stay as they are.
+            meta = _read_meta_lenient(folder / META)
+            write_json_atomic(folder / META, {**meta, "updated": entry.time})
+            topic = replace(topic, meta=replace(topic.meta, updated=entry.time))
             if update_index:
                 update_index_file(self.workspace.index_json, [topic])
         return entry
