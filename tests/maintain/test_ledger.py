@@ -117,3 +117,27 @@ def test_a_step_undone_by_a_person_is_not_redone_but_proposed(messy: tuple[Path,
 def topic_summary(root: Path, topic_id: str) -> str:
     with Memory(root, clock=lambda: NOW) as memory:
         return memory.get_topic(topic_id).summary
+
+
+def test_a_split_undone_by_a_person_is_not_redone_under_new_child_names(workspace: Path):
+    # the undone split leaves its children archived, so a new plan names them "…-2": the same
+    # split of the same parent all the same
+    sections = "\n\n".join(
+        f"## {name}\n\n" + f"Jo's notes on {name.lower()}, kept at some length. " * 4
+        for name in ("Preferences", "Projects", "Schedule", "Team", "Travel")
+    )
+    with Memory(workspace, clock=lambda: NOW) as memory:
+        memory.write_topic("people/jo", f"# Jo\n\n{sections}\n")
+    first = garden(workspace, "autonomous")
+    [split] = [r for r in read_ledger(workspace / "memory" / "ledger.jsonl") if r.action == "split"]
+    _undo(workspace, split.id)
+
+    again = garden(workspace, "autonomous", now=LATER)
+
+    assert any(op.verb == "EXECUTED" and "SPLIT" in str(op).upper() for op in first.destructive)
+    splits = [r for r in read_ledger(workspace / "memory" / "ledger.jsonl") if r.action == "split"]
+    assert splits == [split]
+    assert any(
+        op.verb == "PROPOSED" and op.note == "done before and undone since"
+        for op in again.destructive
+    )

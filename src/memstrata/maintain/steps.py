@@ -77,8 +77,13 @@ class Step:
 
     @property
     def key(self) -> str:
-        """What the step does to which states: the same key twice means it keeps recurring."""
-        parts = sorted(f"{change.topic_id}@{change.before_hash}" for change in self.changes)
+        """What the step does to which states: the same key twice means it keeps recurring.
+
+        Topics the step creates are left out: a split undone leaves its children archived, so
+        the same split planned again names new ones (``…-preferences-2``), yet it is the same
+        step on the same parent."""
+        existing = [change for change in self.changes if change.before_hash] or self.changes
+        parts = sorted(f"{change.topic_id}@{change.before_hash}" for change in existing)
         return hashlib.sha256("\x00".join((self.action, *parts)).encode()).hexdigest()[:16]
 
 
