@@ -135,10 +135,11 @@ def undo(ctx: click.Context, step_id: str, dry_run: bool, as_json: bool) -> None
     if as_json:
         echo_json(result)
         return
-    verb = "would undo" if dry_run else f"undid {step_id} as {result.step}:"
+    restores, archives = ("would restore", "would archive") if dry_run else ("restored", "archived")
+    head = f"{step_id}:" if dry_run else f"undid {step_id} as {result.step}:"
     click.echo(
-        f"{verb} restored {', '.join(result.restored) or 'nothing'}"
-        + (f"; archived {', '.join(result.archived)}" if result.archived else "")
+        f"{head} {restores} {', '.join(result.restored) or 'nothing'}"
+        + (f"; {archives} {', '.join(result.archived)}" if result.archived else "")
     )
 
 

@@ -46,7 +46,7 @@ def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
     for entry in entries:
         opening = entry.title.removesuffix("…").rstrip()
         said = entry.gist if entry.gist.startswith(opening) else f"{entry.title}: {entry.gist}"
-        click.echo(f"{padded(entry.id, width)}{padded(entry.state, 10)}{one_line(said, 70)}")
+        click.echo(f"{padded(entry.id, width)}{padded(entry.state, 11)}{one_line(said, 70)}")
 
 
 @topic.command()

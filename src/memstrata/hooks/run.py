@@ -256,9 +256,10 @@ def finish_turn(
         files = [transcript, *_subagent_files(transcript)]
         report = memory.ingest(files, harness, agent or default_agent(harness))
         if report.problems:
+            count = len(report.problems)
             note = (
-                f"memstrata stop hook: {len(report.problems)} lines of {transcript.name} "
-                f"not imported (first: {report.problems[0]})"
+                f"memstrata stop hook: {count} line{'s' if count != 1 else ''} of "
+                f"{transcript.name} not imported (first: {report.problems[0]})"
             )
     except Exception as error:  # still tick, then report it
         note = f"memstrata stop hook: {_one_line(error)}"

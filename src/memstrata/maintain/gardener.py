@@ -272,7 +272,7 @@ def _stores(survey: Survey, state: GardenState) -> tuple[str, ...]:
     scope = (
         f"{len(survey.scope)} most recent in scope (first run)"
         if state.first_run
-        else f"{len(survey.scope)} new since {state.since}"
+        else f"{len(survey.scope)} new since {state.since or 'the last run'}"
     )
     raw = (
         "raw: none"
