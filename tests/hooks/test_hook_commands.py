@@ -297,3 +297,20 @@ def test_a_harness_that_keeps_stdin_open_does_not_hang_the_hook(
         context = json.loads(hook.stdout.read())["hookSpecificOutput"]["additionalContext"]
 
     assert "cortado" in context
+
+
+@pytest.mark.parametrize(
+    ("named", "message"),
+    [
+        (12, "transcript_path is not a path: 12"),
+        ("FOLDER", "a folder, not a transcript file"),
+    ],
+)
+def test_a_transcript_path_that_is_no_file_is_named_for_what_it_is(
+    tmp_path: Path, named: object, message: str
+):
+    from memstrata.errors import InputError
+    from memstrata.hooks.run import transcript_of
+
+    with pytest.raises(InputError, match=message):
+        transcript_of({"transcript_path": str(tmp_path) if named == "FOLDER" else named}, "x")

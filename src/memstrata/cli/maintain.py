@@ -113,7 +113,8 @@ def show_ledger(ctx: click.Context, step_id: str | None, limit: int, as_json: bo
     for record in records:
         click.echo(
             f"{record.id}  {record.time}  {record.action:<9} "
-            f"{', '.join(record.topics[:3])}  {one_line(record.why, 60)}"
+            f"{', '.join(record.topics[:3])}{', …' if len(record.topics) > 3 else ''}  "
+            f"{one_line(record.why, 60)}"
         )
         if step_id:
             for change in record.changes:

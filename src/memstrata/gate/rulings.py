@@ -29,6 +29,8 @@ def rule_on(
     if proposal.status != "open":
         raise InputError(f"{pid} is already {proposal.status} ({proposal.ruling})")
     now = to_iso(gate.clock())
+    if keep is not None and proposal.kind != "conflict":
+        raise InputError(f"{pid} is a {proposal.kind} proposal: keep is for conflicts only")
     if proposal.kind == "quarantine":
         if not accept:
             return gate.proposals.resolve(pid, "rejected", "kept out of memory", now)

@@ -272,8 +272,12 @@ def finish_turn(
 def transcript_of(payload: dict[str, Any], harness: str) -> Path:
     """The transcript a payload names (for Codex, else found by its session or thread id)."""
     named = payload.get("transcript_path")
-    if isinstance(named, str) and named:
+    if named is not None and not isinstance(named, str):
+        raise InputError(f"the hook payload's transcript_path is not a path: {named!r}")
+    if named:
         path = Path(named).expanduser()
+        if path.is_dir():
+            raise InputError(f"{path}: a folder, not a transcript file")
         if not path.is_file():
             raise InputError(f"{path}: no such transcript")
         return path
