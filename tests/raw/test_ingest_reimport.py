@@ -66,14 +66,20 @@ def test_a_copy_cut_mid_line_adds_nothing_and_removes_nothing(memory: Memory, tm
     assert [session.title for session in memory.raw.sessions()] == ["Zeppelin route"]
 
 
-def test_a_copy_cut_between_lines_keeps_the_title_the_full_file_gave(
-    memory: Memory, tmp_path: Path
-):
+def _full_then_cut(memory: Memory, tmp_path: Path) -> tuple[Path, Path]:
+    """The route session imported whole, and a copy of its first two lines (not imported)."""
     full = tmp_path / "s-1.jsonl"
     full.write_text("".join(_route_session()))
     memory.ingest([full])
     cut = tmp_path / "older.jsonl"
     cut.write_text("".join(_route_session()[:2]))
+    return full, cut
+
+
+def test_a_copy_cut_between_lines_keeps_the_title_the_full_file_gave(
+    memory: Memory, tmp_path: Path
+):
+    _, cut = _full_then_cut(memory, tmp_path)
 
     report = memory.ingest([cut])
 
@@ -85,11 +91,7 @@ def test_a_copy_cut_between_lines_keeps_the_title_the_full_file_gave(
 def test_the_full_file_is_still_skipped_after_a_shorter_copy_as_it_has_nothing_to_add(
     memory: Memory, tmp_path: Path
 ):
-    full = tmp_path / "s-1.jsonl"
-    full.write_text("".join(_route_session()))
-    memory.ingest([full])
-    cut = tmp_path / "older.jsonl"
-    cut.write_text("".join(_route_session()[:2]))
+    full, cut = _full_then_cut(memory, tmp_path)
     memory.ingest([cut])
 
     again = memory.ingest([full])

@@ -30,7 +30,7 @@ def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
 
     Example: memstrata topic list --all
     """
-    from memstrata.wiki.index_file import entry_for
+    from memstrata.wiki.index_file import entry_for, headline
 
     listing = open_memory(ctx).topics.read_all()
     entries = [entry_for(item) for item in listing.topics]
@@ -44,9 +44,8 @@ def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
     # the id column as wide as the widest id (wide characters count twice), within reason
     width = min(max((display_width(entry.id) for entry in entries), default=0) + 1, 57)
     for entry in entries:
-        opening = entry.title.removesuffix("…").rstrip()
-        said = entry.gist if entry.gist.startswith(opening) else f"{entry.title}: {entry.gist}"
-        click.echo(f"{padded(entry.id, width)}{padded(entry.state, 11)}{one_line(said, 70)}")
+        said = one_line(headline(entry), 70)
+        click.echo(f"{padded(entry.id, width)}{padded(entry.state, 11)}{said}")
 
 
 @topic.command()

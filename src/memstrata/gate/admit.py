@@ -40,7 +40,7 @@ from memstrata.gate.verdicts import (
 )
 from memstrata.injection import detect_injection
 from memstrata.journal.parse import find_entities
-from memstrata.model import FactKind, Proposal, ProposalSide, Topic
+from memstrata.model import FactKind, Proposal, ProposalSide, Topic, TopicMeta
 from memstrata.proposals import ProposalStore, proposal_id
 from memstrata.redaction import redact_secrets
 from memstrata.wiki.store import TopicStore
@@ -213,9 +213,10 @@ class Gate:
     ) -> Verdict:
         text = str(fact.text)
         if target is not None and self.topics.exists(target):
-            summary = self._summary_with(target, text)
-            if isinstance(summary, Rejected):
-                return replace(summary, dry_run=dry_run)
+            placed = self._placed(target, text)
+            if isinstance(placed, Rejected):
+                return replace(placed, dry_run=dry_run)
+            summary, _ = placed
             if not dry_run:
                 self._write(target, summary, fact, reason="new statement added", op="update")
             return Admitted(target, "added to the topic", False, redacted, dry_run)
@@ -266,13 +267,13 @@ class Gate:
     ) -> Verdict:
         text = str(fact.text)
         new_id = target if target and target != old.id else auto_topic_id(text, fact.kind)
-        summary = self._summary_with(new_id, text)
-        if isinstance(summary, Rejected):
-            return replace(summary, dry_run=dry_run)
+        placed = self._placed(new_id, text)
+        if isinstance(placed, Rejected):
+            return replace(placed, dry_run=dry_run)
+        summary, kept = placed
         reason = f"supersedes {old.id}: {why}"
         if dry_run:
             return Superseded(new_id, old.id, reason, redacted, True)
-        kept = self._meta_of(new_id)
         self._write(
             new_id,
             summary,
@@ -281,9 +282,11 @@ class Gate:
             op="update" if kept else "create",
             extra={
                 "supersedes": tuple(
-                    dict.fromkeys((*kept.get("supersedes", ()), *old.meta.supersedes, old.id))
+                    dict.fromkeys(
+                        (*(kept.supersedes if kept else ()), *old.meta.supersedes, old.id)
+                    )
                 ),
-                "links": _add(kept.get("links", old.meta.links), old.id),
+                "links": _add(kept.links if kept else old.meta.links, old.id),
             },
         )
         self.topics.write(
@@ -331,14 +334,14 @@ class Gate:
         text = str(fact.text)
         other = match.topic
         new_id = target if target and target != other.id else auto_topic_id(text, fact.kind)
-        summary = self._summary_with(new_id, text)
-        if isinstance(summary, Rejected):
-            return replace(summary, dry_run=dry_run)
+        placed = self._placed(new_id, text)
+        if isinstance(placed, Rejected):
+            return replace(placed, dry_run=dry_run)
+        summary, kept = placed
         pid = proposal_id("conflict", new_id, other.id)
         reason = f"conflicts with {other.id}: {why}"
         if dry_run:
             return Conflicted(new_id, other.id, pid, reason, redacted, True)
-        kept = self._meta_of(new_id)
         self._write(
             new_id,
             summary,
@@ -347,8 +350,8 @@ class Gate:
             op="update" if kept else "create",
             state="conflict",
             extra={
-                "conflicts_with": _add(kept.get("conflicts_with", ()), other.id),
-                "links": _add(kept.get("links", ()), other.id),
+                "conflicts_with": _add(kept.conflicts_with if kept else (), other.id),
+                "links": _add(kept.links if kept else (), other.id),
             },
         )
         self.topics.write(
@@ -404,30 +407,21 @@ class Gate:
             )
         return Quarantined(pid, reason, dry_run)
 
-    def _summary_with(self, topic_id: str, text: str) -> str | Rejected:
-        """The summary ``topic_id`` gets to hold ``text``: the text alone for a new topic; an
-        existing one (a named ``--topic``) keeps all it says and gets the text appended."""
+    def _placed(self, topic_id: str, text: str) -> tuple[str, TopicMeta | None] | Rejected:
+        """The summary ``topic_id`` gets to hold ``text``, and the meta it has if it exists: the
+        text alone for a new topic; an existing one (a named ``--topic``) keeps all it says and
+        gets the text appended, and its links are the caller's to keep."""
         if not self.topics.exists(topic_id):
-            return text + "\n"
-        summary = self.topics.get(topic_id).summary.rstrip("\n") + "\n" + text + "\n"
+            return text + "\n", None
+        current = self.topics.get(topic_id)
+        summary = current.summary.rstrip("\n") + "\n" + text + "\n"
         if len(summary) > self.config.topics.summary_max_chars:
             return Rejected(
                 f"{topic_id}: adding this would take its summary over "
                 f"{self.config.topics.summary_max_chars} chars; write the detail page with "
                 "'memstrata topic write' or name another topic"
             )
-        return summary
-
-    def _meta_of(self, topic_id: str) -> dict[str, tuple[str, ...]]:
-        """The links of an existing topic that a write must keep (empty for a new one)."""
-        if not self.topics.exists(topic_id):
-            return {}
-        meta = self.topics.get(topic_id).meta
-        return {
-            "supersedes": meta.supersedes,
-            "links": meta.links,
-            "conflicts_with": meta.conflicts_with,
-        }
+        return summary, current.meta
 
     def _write(
         self,

@@ -119,14 +119,19 @@ def render_index(entries: Iterable[IndexEntry], budget_bytes: int) -> RenderedIn
     return RenderedIndex(text, len(live) - omitted, omitted)
 
 
-def _line(entry: IndexEntry) -> str:
-    marker = " [conflict]" if entry.state == "conflict" else ""
-    # A topic with no heading is titled by its opening words: its gist says them again
+def headline(entry: IndexEntry, marker: str = "") -> str:
+    """``title: gist``, or the gist alone when it restates the title: a topic with no heading
+    is titled by its opening words, cut short. ``marker`` follows the title."""
     opening = entry.title.removesuffix("…").rstrip()
     if entry.gist and opening and entry.gist.startswith(opening):
-        return f"- {entry.id} — {entry.gist}{marker}"
+        return f"{entry.gist}{marker}"
     gist = f": {entry.gist}" if entry.gist else ""
-    return f"- {entry.id} — {entry.title}{marker}{gist}"
+    return f"{entry.title}{marker}{gist}"
+
+
+def _line(entry: IndexEntry) -> str:
+    marker = " [conflict]" if entry.state == "conflict" else ""
+    return f"- {entry.id} — {headline(entry, marker)}"
 
 
 def _omitted_line(count: int) -> str:
