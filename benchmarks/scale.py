@@ -339,6 +339,19 @@ def time_search(
     return {"first_ms": round(first * 1000, 1), **latency_summary(seconds)}
 
 
+def time_context(root: Path, queries: Sequence[str], embedder: Embedder) -> dict[str, Any]:
+    """``Memory.context(query)``, warm: what a prompt hook or the MCP ``context`` tool asks
+    each turn (Rules + Index + Recall)."""
+    with Memory(root, clock=lambda: NOW, embedder=embedder) as memory:
+        memory.context("what did we decide")
+        seconds = []
+        for query in queries:
+            started = time.perf_counter()
+            memory.context(query)
+            seconds.append(time.perf_counter() - started)
+    return latency_summary(seconds)
+
+
 def time_cold_cli(root: Path, queries: Sequence[str]) -> dict[str, Any]:
     """``memstrata recall QUERY`` as fresh processes: wall time and each one's peak RSS.
 
@@ -452,6 +465,7 @@ def run(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, Any]
             "load": load(),
         }
         row["recall"] = time_recall(root, queries, embedder)
+        row["context"] = time_context(root, queries, embedder)
         note(f"{recipe.name}: timing search")
         row["search"] = time_search(root, queries, embedder)
         if recipe.turns:
@@ -469,7 +483,8 @@ def render(result: dict[str, Any]) -> str:
     info = result["machine"]
     header = (
         "| workspace | index | recall p50 | p95 | max | CPU p50 | first | topic scan "
-        "| cold CLI median | max | peak RSS | search p50 | p95 | raw search p50 | p95 "
+        "| context p50 | p95 | cold CLI median | max | peak RSS | search p50 | p95 "
+        "| raw search p50 | p95 "
         "| session search p50 | p95 |"
     )
     lines = [
@@ -484,6 +499,7 @@ def render(result: dict[str, Any]) -> str:
     for row in result["workspaces"]:
         recall = row["recall"]
         cold = row.get("cold_cli", {})
+        context = row.get("context", {})
         search = row.get("search", {})
         raw = row.get("raw_search", {})
         by_session = row.get("session_search", {})
@@ -499,6 +515,8 @@ def render(result: dict[str, Any]) -> str:
             f"{recall['cpu_p50_ms']} ms",
             f"{recall['first_ms']} ms",
             f"{recall['topic_scan_ms']} ms",
+            f"{context['p50_ms']} ms" if context else "",
+            f"{context['p95_ms']} ms" if context else "",
             f"{cold['wall_ms_median']} ms" if cold else "",
             f"{cold['wall_ms_max']} ms" if cold else "",
             f"{cold['peak_rss_mb']} MB" if cold else "",

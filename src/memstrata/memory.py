@@ -62,7 +62,7 @@ from memstrata.recall.temporal import parse_since
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
 from memstrata.sqlite import file_identity
-from memstrata.wiki.index_file import RenderedIndex, read_index_file, render_index
+from memstrata.wiki.index_file import RenderedIndex, render_index_file
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
@@ -301,8 +301,14 @@ class Memory:
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
         """The topic index as injected each turn (≤ the index budget), hand edits included."""
         self.refresh()  # keeps _index.json in step with topic files edited by hand
-        entries = read_index_file(self.workspace.index_json)
-        return render_index(entries, budget_bytes or self.config.budgets.index_bytes)
+        return self._rendered_index(budget_bytes)
+
+    def _rendered_index(self, budget_bytes: int | None = None) -> RenderedIndex:
+        return render_index_file(
+            self.workspace.index_json,
+            budget_bytes or self.config.budgets.index_bytes,
+            None if self.read_only else self.workspace.index_view_path,
+        )
 
     # -- the gate ------------------------------------------------------------------------------
 
@@ -703,6 +709,35 @@ class Memory:
         ``last week``; ``kind`` one of world, experience, opinion, observation (or ``note``
         for untyped journal lines). Each returned item's access is recorded.
         """
+        return self._recall(
+            query,
+            k=k,
+            since=since,
+            until=until,
+            kind=kind,
+            entity=entity,
+            include_archived=include_archived,
+            include_superseded=include_superseded,
+            record_access=record_access,
+            record_metric=record_metric,
+        )
+
+    def _recall(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        kind: str | None = None,
+        entity: str | None = None,
+        include_archived: bool = False,
+        include_superseded: bool = False,
+        record_access: bool = True,
+        record_metric: bool = True,
+        synced: SyncReport | None = None,
+    ) -> RecallResult:
+        """:meth:`recall`; ``synced`` is the refresh a caller already did this turn."""
         if kind is not None and kind not in (*FACT_KINDS, "note"):
             raise InputError(
                 f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)} or note"
@@ -729,7 +764,7 @@ class Memory:
             # nothing to match: returning what lies nearest an empty vector would be noise
             notes.append("nothing to recall: the query has no words (give some, or a filter)")
             return RecallResult(query, (), tuple(notes))
-        problems = self.refresh().problems
+        problems = (synced or self.refresh()).problems
         if problems:
             shown = "; ".join(str(problem) for problem in problems[:3])
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
@@ -784,11 +819,12 @@ class Memory:
             for item in self.rules().files
             if item.injected
         ]
-        view = self.index_view()
+        synced = self.refresh()  # once for both the Index and recall
+        view = self._rendered_index()
         recall_items = []
         hits = 0
         if query:
-            found = self.recall(query, k=k, record_metric=False).items
+            found = self._recall(query, k=k, record_metric=False, synced=synced).items
             hits = len(found)
             recall_items = [ContextItem("recall", item.source, recall_line(item)) for item in found]
         compiled = compile_context(rules, index_items(view.text), recall_items, self.config.budgets)

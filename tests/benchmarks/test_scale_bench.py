@@ -69,6 +69,7 @@ def test_scale_benchmark_times_every_workspace_and_reuses_the_cache(tmp_path, ca
     assert "raw_search" in rows["topics-5-turns-30"] and "raw_search" not in rows["topics-5"]
     assert rows["topics-5-turns-30"]["session_search"]["n"] == 3
     assert all(row["search"]["n"] == 3 for row in rows.values())
+    assert all(row["context"]["n"] == 3 for row in rows.values())
     assert [row["build"] for row in second["workspaces"]] == [
         row["build"] for row in first["workspaces"]
     ]  # built once, then reused

@@ -1,8 +1,15 @@
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from memstrata.model import IndexEntry
-from memstrata.wiki.index_file import render_index
+from memstrata.wiki.index_file import (
+    read_index_file,
+    render_index,
+    render_index_file,
+    write_index_file,
+)
 
 
 def _entry(n: int, gist: str = "something worth knowing", state: str = "active") -> IndexEntry:
@@ -62,3 +69,58 @@ def test_the_budget_holds_for_any_content(gists: list[str], budget: int):
     rendered = render_index(entries, budget)
     assert len(rendered.text.encode()) <= budget
     assert rendered.shown + rendered.omitted == len(entries)
+
+
+# -- the rendering kept between turns (.memstrata/index-view.json) ----------------------------
+
+
+def _index_file(path: Path, entries: list[IndexEntry]) -> Path:
+    write_index_file(path, entries)
+    return path
+
+
+def test_a_remembered_view_is_the_same_as_a_fresh_one(tmp_path: Path):
+    index = _index_file(tmp_path / "_index.json", [_entry(n) for n in range(50)])
+    cache = tmp_path / "index-view.json"
+
+    first = render_index_file(index, 1024, cache)
+    second = render_index_file(index, 1024, cache)
+
+    assert cache.exists()
+    assert first == second == render_index(read_index_file(index), 1024)
+
+
+def test_a_rewritten_index_or_another_budget_redraws_the_view(tmp_path: Path):
+    index = _index_file(tmp_path / "_index.json", [_entry(1)])
+    cache = tmp_path / "index-view.json"
+    render_index_file(index, 2048, cache)
+
+    _index_file(index, [_entry(1), _entry(2)])
+
+    assert render_index_file(index, 2048, cache).shown == 2
+    assert render_index_file(index, 40, cache) == render_index(read_index_file(index), 40)
+
+
+def test_a_damaged_remembered_view_is_redrawn(tmp_path: Path):
+    index = _index_file(tmp_path / "_index.json", [_entry(1), _entry(2)])
+    cache = tmp_path / "index-view.json"
+    for damage in (b"\xff\xfe not json", b'{"key": 3}', b"[]", b""):
+        cache.write_bytes(damage)
+
+        assert render_index_file(index, 2048, cache).shown == 2
+
+
+def test_a_view_that_cannot_be_remembered_is_still_right(tmp_path: Path):
+    index = _index_file(tmp_path / "_index.json", [_entry(1)])
+    cache = tmp_path / "no-such-folder-is-a-file"
+    cache.write_text("a file where a folder should be")
+
+    view = render_index_file(index, 2048, cache / "index-view.json")
+
+    assert view.shown == 1
+
+
+def test_no_index_file_is_an_empty_view(tmp_path: Path):
+    view = render_index_file(tmp_path / "_index.json", 2048, tmp_path / "index-view.json")
+
+    assert (view.text, view.shown, view.omitted) == ("", 0, 0)

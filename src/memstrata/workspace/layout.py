@@ -96,6 +96,11 @@ class Workspace:
         return self.state_dir / "lock"
 
     @property
+    def index_view_path(self) -> Path:
+        """The injected Index as last rendered, and the ``_index.json`` it came from."""
+        return self.state_dir / "index-view.json"
+
+    @property
     def topic_check_path(self) -> Path:
         """When reads last checked every topic file for hand edits, and what it cost."""
         return self.state_dir / "topic-check"
