@@ -48,6 +48,7 @@ def main() -> int:
         default="raw",
         help="raw: turns as raw sessions (search); recall: as journal entries (recall)",
     )
+    parser.add_argument("--jobs", type=int, default=1, help="processes scoring corpora at once")
     parser.add_argument("--sizes", default="1000,10000,100000", help="latency: store sizes")
     args = parser.parse_args()
     if args.benchmark == "latency":
@@ -62,6 +63,7 @@ def main() -> int:
         _weights(args.weights),
         captions=not args.no_captions,
         through=args.through,
+        jobs=max(1, args.jobs),
     )
     try:
         report, columns = run_retrieval(run, on_corpus=progress_bar())

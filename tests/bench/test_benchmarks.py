@@ -143,3 +143,21 @@ def test_a_run_through_recall_scores_what_the_context_would_inject(shared_data):
     assert block["n"] == report["fts5"]["all"]["n"] == report["meta"]["questions"]
     # lexical recall over the same entries finds at least what plain FTS5 finds
     assert block["recall@10"] >= report["fts5"]["all"]["recall@10"] - 0.05
+
+
+def test_corpora_scored_in_two_processes_give_the_same_report(shared_data):
+    from tests.cli.process import run
+
+    path = shared_data / "longmemeval" / "longmemeval_s_dev60.json.gz"
+    common = ("bench", "longmemeval", str(path), "--limit", "3", "--embedder", "hashing", "--json")
+
+    alone, side_by_side = run(*common), run(*common, "--jobs", "2")
+
+    assert alone.returncode == side_by_side.returncode == 0, side_by_side.stderr
+    one, two = json.loads(alone.stdout), json.loads(side_by_side.stdout)
+    for method in ("memstrata", "fts5"):
+        assert {k: v for k, v in two[method].items() if k != "timings"} == {
+            k: v for k, v in one[method].items() if k != "timings"
+        }
+        assert two[method]["timings"]["queries"] == 3
+    assert (one["meta"]["jobs"], two["meta"]["jobs"]) == (1, 2)

@@ -42,6 +42,13 @@ class MethodRun:
     index_s: float = 0.0
     query_ms: list[float] = field(default_factory=list)
 
+    def absorb(self, other: MethodRun) -> None:
+        """Add ``other``'s questions and timings (another corpus of the same run)."""
+        for category, rows in other.tally.rows.items():
+            self.tally.rows.setdefault(category, []).extend(rows)
+        self.index_s += other.index_s
+        self.query_ms.extend(other.query_ms)
+
     def report(self) -> dict[str, Any]:
         blocks: dict[str, Any] = dict(self.tally.blocks())
         blocks["timings"] = {
@@ -151,6 +158,40 @@ class BaselineRetriever:
             table.close()
 
 
+def score_corpus(
+    corpus: Corpus,
+    scorer: Scorer,
+    embedder: Embedder | None,
+    weights: TurnWeights,
+    through: str = "raw",
+) -> dict[str, MethodRun]:
+    """Both methods on one corpus, in a workspace of its own that is removed after."""
+    make_memstrata = {"raw": MemstrataRetriever, "recall": RecallRetriever}[through]
+    runs = {"memstrata": MethodRun(), "fts5": MethodRun()}
+    with tempfile.TemporaryDirectory(prefix="memstrata-bench-") as folder:
+        started = time.perf_counter()
+        memstrata = make_memstrata(Path(folder) / "ws", corpus, embedder, weights)
+        runs["memstrata"].index_s += time.perf_counter() - started
+        started = time.perf_counter()
+        baseline = BaselineRetriever(corpus)
+        runs["fts5"].index_s += time.perf_counter() - started
+        try:
+            for question in corpus.questions:
+                for retriever in (memstrata, baseline):
+                    run = runs[retriever.name]
+                    started = time.perf_counter()
+                    ranked = retriever.search(question)
+                    run.query_ms.append((time.perf_counter() - started) * 1000)
+                    scores: dict[str, float] = {}
+                    for level, ids in ranked.items():
+                        scores.update(scorer(ids, set(question.gold[level]), level))
+                    run.tally.add(question.categories, scores)
+        finally:
+            memstrata.close()
+            baseline.close()
+    return runs
+
+
 def run_benchmark(
     corpora: Sequence[Corpus],
     scorer: Scorer,
@@ -165,39 +206,34 @@ def run_benchmark(
     ``"recall"`` as journal entries through recall (:class:`RecallRetriever`).
     """
     weights = weights or TurnWeights()
-    make_memstrata = {"raw": MemstrataRetriever, "recall": RecallRetriever}[through]
-    runs = {"memstrata": MethodRun(), "fts5": MethodRun()}
-    questions = 0
+    results = []
     for number, corpus in enumerate(corpora, start=1):
-        with tempfile.TemporaryDirectory(prefix="memstrata-bench-") as folder:
-            started = time.perf_counter()
-            memstrata = make_memstrata(Path(folder) / "ws", corpus, embedder, weights)
-            runs["memstrata"].index_s += time.perf_counter() - started
-            started = time.perf_counter()
-            baseline = BaselineRetriever(corpus)
-            runs["fts5"].index_s += time.perf_counter() - started
-            try:
-                for question in corpus.questions:
-                    questions += 1
-                    for retriever in (memstrata, baseline):
-                        run = runs[retriever.name]
-                        started = time.perf_counter()
-                        ranked = retriever.search(question)
-                        run.query_ms.append((time.perf_counter() - started) * 1000)
-                        scores: dict[str, float] = {}
-                        for level, ids in ranked.items():
-                            scores.update(scorer(ids, set(question.gold[level]), level))
-                        run.tally.add(question.categories, scores)
-            finally:
-                memstrata.close()
-                baseline.close()
+        results.append(score_corpus(corpus, scorer, embedder, weights, through))
         if on_corpus is not None:
             on_corpus(number, len(corpora))
+    return benchmark_report(
+        results, corpora, embedder.name if embedder else "none", weights, through
+    )
+
+
+def benchmark_report(
+    results: Sequence[dict[str, MethodRun]],
+    corpora: Sequence[Corpus],
+    embedder_name: str,
+    weights: TurnWeights,
+    through: str,
+) -> dict[str, Any]:
+    """One report from the runs of each corpus, in corpus order (so it does not depend on
+    which process scored which corpus)."""
+    runs = {"memstrata": MethodRun(), "fts5": MethodRun()}
+    for result in results:
+        for name, run in result.items():
+            runs[name].absorb(run)
     report: dict[str, Any] = {name: run.report() for name, run in runs.items()}
     report["meta"] = {
         "corpora": len(corpora),
-        "questions": questions,
-        "embedder": embedder.name if embedder is not None else "none",
+        "questions": sum(len(corpus.questions) for corpus in corpora),
+        "embedder": embedder_name,
         "weights": asdict(weights),
         "through": through,
     }

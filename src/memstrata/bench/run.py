@@ -15,13 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from memstrata.bench.corpus import Corpus
-from memstrata.bench.harness import Scorer, run_benchmark, score_locomo, score_longmemeval
+from memstrata.bench.harness import (
+    Scorer,
+    benchmark_report,
+    run_benchmark,
+    score_locomo,
+    score_longmemeval,
+)
 from memstrata.bench.locomo import load_locomo
 from memstrata.bench.longmemeval import load_longmemeval
+from memstrata.bench.parallel import load_run_embedder, score_in_workers
 from memstrata.bench.report import LOCOMO_COLUMNS, LONGMEMEVAL_COLUMNS
 from memstrata.errors import InputError
-from memstrata.providers.cache import CachedEmbedder
-from memstrata.providers.embedder import Embedder, load_embedder
 from memstrata.recall.turns import TurnWeights
 
 BENCHMARKS = ("locomo", "longmemeval")
@@ -42,6 +47,8 @@ class BenchmarkRun:
     #: ``raw``: the turns as raw sessions (``memstrata search``); ``recall``: as journal
     #: entries through ``memstrata recall``, the path into the context
     through: str = "raw"
+    #: processes scoring corpora side by side (each loads its own embedder)
+    jobs: int = 1
 
 
 def run_retrieval(
@@ -51,21 +58,30 @@ def run_retrieval(
     corpora, scorer, columns = _load(run)
     if not corpora:
         raise InputError(f"{run.path}: no questions with evidence to score")
-    embedder: Embedder | None = None
-    fallback = ""
-    if run.embedder != "none":
-        choice = load_embedder(run.embedder)
-        embedder, fallback = choice.embedder, choice.fallback_reason
-        if run.embed_cache is not None:
-            embedder = CachedEmbedder(embedder, run.embed_cache, cache_queries=False)
+    weights = run.weights or TurnWeights()
+    # Workers load their own; the parent's names the embedder and any fallback in the report.
+    embedder, fallback = load_run_embedder(run.embedder, run.embed_cache)
     started = time.perf_counter()
-    report = run_benchmark(
-        corpora, scorer, embedder, run.weights, on_corpus=on_corpus, through=run.through
-    )
+    if run.jobs > 1:
+        results = score_in_workers(
+            corpora,
+            scorer,
+            run.embedder,
+            run.embed_cache,
+            weights,
+            run.through,
+            min(run.jobs, len(corpora)),
+            on_corpus,
+        )
+        name = embedder.name if embedder is not None else "none"
+        report = benchmark_report(results, corpora, name, weights, run.through)
+    else:
+        report = run_benchmark(corpora, scorer, embedder, weights, on_corpus, run.through)
     report["meta"].update(
         benchmark=run.benchmark,
         path=str(run.path),
         total_s=round(time.perf_counter() - started, 1),
+        jobs=run.jobs,
         embedder_fallback=fallback,
     )
     return report, columns

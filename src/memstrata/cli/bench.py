@@ -42,6 +42,14 @@ from memstrata.providers.embedder import DEFAULT_EMBEDDER
     help="raw: the turns as raw sessions, ranked by search; recall: as journal entries, "
     "ranked by recall (what the context injects).",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Score this many conversations or questions at once, each process with its own "
+    "embedder (about 250 MB each with the default).",
+)
 def bench(
     benchmark: str,
     path: Path,
@@ -50,6 +58,7 @@ def bench(
     embed_cache: Path | None,
     limit: int | None,
     through: str,
+    jobs: int,
 ) -> None:
     """Run a retrieval benchmark on PATH: memstrata's search beside plain SQLite FTS5.
 
@@ -60,7 +69,7 @@ def bench(
 
     Example: memstrata bench locomo locomo10.json --json
     """
-    run = BenchmarkRun(benchmark, path, embedder, embed_cache, limit, through=through)
+    run = BenchmarkRun(benchmark, path, embedder, embed_cache, limit, through=through, jobs=jobs)
     report, columns = run_retrieval(run, on_corpus=progress_bar())
     if report["meta"]["embedder_fallback"]:
         click.echo(f"warning: {report['meta']['embedder_fallback']}", err=True)
