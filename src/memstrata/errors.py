@@ -11,6 +11,7 @@
     ├── BudgetExceeded              a pinned context item cannot fit its channel
     ├── InputError                  a file we were given is not what it claims
     │   └── ParseError              … with the file and line that failed
+    ├── EmbedderFailed              the embedding model or endpoint failed or answered nonsense
     └── LockTimeout                 another process holds the workspace lock
 
 The library never prints or exits; the CLI turns these into one line and an exit code.
@@ -55,6 +56,14 @@ class CapExceeded(MemstrataError):
 
 class BudgetExceeded(MemstrataError):
     """A pinned item of the context does not fit its channel's budget."""
+
+
+class EmbedderFailed(MemstrataError):
+    """The embedder raised, or returned rows that are not ``(texts, dim)`` finite numbers.
+
+    Reads fall back to their lexical arms and say so; only a run that names the embedder
+    itself (``memstrata bench --embedder``) stops on it.
+    """
 
 
 class InputError(MemstrataError):

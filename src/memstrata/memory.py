@@ -8,6 +8,7 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -23,7 +24,7 @@ from memstrata.context.compile import (
     index_items,
     recall_line,
 )
-from memstrata.errors import InputError, WorkspaceReadOnly
+from memstrata.errors import EmbedderFailed, InputError, WorkspaceReadOnly
 from memstrata.fts import query_terms
 from memstrata.index.db import IndexDB
 from memstrata.index_sync import (
@@ -52,6 +53,7 @@ from memstrata.model import (
     Topic,
 )
 from memstrata.proposals import ProposalStore
+from memstrata.providers.guarded import GuardedEmbedder
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import AccessLog
@@ -125,8 +127,11 @@ class Memory:
         #: False keeps the embedding model unloaded (hooks: a prompt must not wait ~1.5 s for it)
         self.use_embeddings = embeddings
         self.embedder_note = ""
+        #: why the embedder is off for now (it failed: reads fall back to their lexical arms)
+        self.embedder_failure = ""
+        self._embedder_down_until = 0.0
         #: an embedder given here is used as is (benchmarks share one across workspaces)
-        self._embedder: Embedder | None = embedder
+        self._embedder: Embedder | None = None if embedder is None else GuardedEmbedder(embedder)
         self._vectors: VectorCache | None = None
         self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
         self.access = AccessLog(self.workspace.state_dir / "access.db")
@@ -339,9 +344,16 @@ class Memory:
         return self._gate
 
     def _similarity(self, text: str, others: Sequence[str]) -> list[float]:
+        """Cosines for the gate; a failed or resting embedder raises ``EmbedderFailed``, and
+        the gate decides on its lexical checks alone."""
         embedder = self.embedder
-        assert embedder is not None  # the gate only gets this function with an embedder
-        rows = embedder.embed([text, *others])
+        if embedder is None:
+            raise EmbedderFailed(self.embedder_failure or "embeddings are off")
+        try:
+            rows = embedder.embed([text, *others])
+        except EmbedderFailed as error:
+            self._embedder_failed(error)
+            raise
         return [float(value) for value in rows[1:] @ rows[0]]
 
     def remember(
@@ -604,16 +616,18 @@ class Memory:
         if not query_terms(query):
             return [], []
         self._sync_raw_sessions()
-        return rank_raw(
-            self.index.db,
-            self.raw.db,
-            self.vectors,
-            query,
-            limit,
-            self.clock(),
-            weights,
-            sessions=sessions,
-        )
+        try:
+            vectors = self.vectors
+            return rank_raw(
+                self.index.db, self.raw.db, vectors, query, limit, self.clock(), weights,
+                sessions=sessions,
+            )  # fmt: skip
+        except EmbedderFailed as error:
+            self._embedder_failed(error)
+            return rank_raw(
+                self.index.db, self.raw.db, None, query, limit, self.clock(), weights,
+                sessions=sessions,
+            )  # fmt: skip
 
     def _sync_raw_sessions(self) -> None:
         """Refresh the session-level FTS documents when the raw store changed."""
@@ -642,13 +656,16 @@ class Memory:
         """
         if not self.use_embeddings or self.config.embeddings.model == "none":
             return None
+        if time.monotonic() < self._embedder_down_until:
+            return None
+        self.embedder_failure = ""  # rested: try it again
         if self._embedder is None:
             from memstrata.providers.cache import CachedEmbedder
             from memstrata.providers.embedder import load_embedder
 
             choice = load_embedder(self.config.embeddings.model)
             self.embedder_note = choice.fallback_reason
-            embedder: Embedder = choice.embedder
+            embedder: Embedder = GuardedEmbedder(choice.embedder)
             if not self.read_only:
                 embedder = CachedEmbedder(embedder, self.workspace.state_dir / "embeddings.db")
             self._embedder = embedder
@@ -669,25 +686,52 @@ class Memory:
         return self._vectors
 
     def embed_missing(self) -> int:
-        """Embed every topic, journal entry and raw turn that lacks a vector; return how many."""
+        """Embed every topic, journal entry and raw turn that lacks a vector; return how many.
+
+        An embedder that fails stops the embedding where it is (what was embedded stays) and
+        is noted in :attr:`embedder_failure`; the next call tries again."""
         vectors = self.vectors
         if vectors is None:
             return 0
         raw = self.raw.db if self.workspace.raw_db.exists() else None
-        return vectors.embed_all(self.index.db, raw)
+        try:
+            return vectors.embed_all(self.index.db, raw)
+        except EmbedderFailed as error:
+            self._embedder_failed(error)
+            return 0
+
+    def _embedder_failed(self, error: EmbedderFailed) -> None:
+        """Reads go on without the semantic arm, and say why, for :data:`EMBEDDER_RETRY_S`
+        (a server does not wait on a dead endpoint every call, nor give it up for good)."""
+        self.embedder_failure = str(error)
+        self._embedder_down_until = time.monotonic() + EMBEDDER_RETRY_S
 
     def _semantic_arm(self) -> SemanticArm | None:
         vectors = self.vectors
         if vectors is None:
             return None
-        topics, facts = vectors.items(self.index.db)
+        try:
+            topics, facts = vectors.items(self.index.db)
+        except EmbedderFailed as error:
+            self._embedder_failed(error)
+            return None
         embedder = vectors.embedder
 
         def arm(query: str, limit: int) -> dict[str, float]:
-            vector = embedder.embed([query], query=True)[0]
+            try:
+                vector = embedder.embed([query], query=True)[0]
+            except EmbedderFailed as error:
+                self._embedder_failed(error)
+                return {}
             return {**dict(topics.search(vector, limit)), **dict(facts.search(vector, limit))}
 
         return arm
+
+    def _semantic_note(self) -> str:
+        """What recall says when its semantic arm is off: switched off, or failed."""
+        if self.embedder_failure and self.use_embeddings:
+            return f"semantic arm off: {self.embedder_failure}; lexical, entity and temporal only"
+        return "semantic arm off (embeddings disabled): lexical, entity and temporal"
 
     def recall(
         self,
@@ -770,12 +814,6 @@ class Memory:
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             notes.append(f"not read, so not recalled until fixed: {shown}{more}")
         semantic = self._semantic_arm()
-        if semantic is None:
-            notes.append("semantic arm off (embeddings disabled): lexical, entity and temporal")
-        elif self.embedder_note:
-            notes.append(self.embedder_note)
-        if semantic is not None and self.vectors is not None and self.vectors.note:
-            notes.append(self.vectors.note)
         items = recall_items(
             self.index.db,
             query,
@@ -786,6 +824,12 @@ class Memory:
             stale_days=self.config.recall.stale_after_days,
             semantic_floor=self.config.recall.min_similarity,
         )
+        if semantic is None or self.embedder_failure:
+            notes.append(self._semantic_note())
+        elif self.embedder_note:
+            notes.append(self.embedder_note)
+        if semantic is not None and self.vectors is not None and self.vectors.note:
+            notes.append(self.vectors.note)
         if record_access and items and not self.read_only:
             self.access.record([item.source for item in items], to_iso(now))
         if record_metric:
@@ -823,11 +867,15 @@ class Memory:
         view = self._rendered_index()
         recall_items = []
         hits = 0
+        notes: tuple[str, ...] = ()
         if query:
-            found = self._recall(query, k=k, record_metric=False, synced=synced).items
-            hits = len(found)
-            recall_items = [ContextItem("recall", item.source, recall_line(item)) for item in found]
+            recalled = self._recall(query, k=k, record_metric=False, synced=synced)
+            hits, notes = len(recalled.items), recalled.notes
+            recall_items = [
+                ContextItem("recall", item.source, recall_line(item)) for item in recalled.items
+            ]
         compiled = compile_context(rules, index_items(view.text), recall_items, self.config.budgets)
+        compiled = replace(compiled, notes=notes)
         if total_input_bytes is not None and total_input_bytes < compiled.bytes:
             raise InputError(
                 f"a turn input of {total_input_bytes} bytes cannot hold this injection of "
@@ -934,6 +982,8 @@ class Memory:
 
 
 MAX_QUERY_CHARS = 2_000
+#: seconds a failed embedder rests before a read tries it again
+EMBEDDER_RETRY_S = 60.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import time
 import urllib.error
@@ -211,3 +212,15 @@ def test_only_loopback_addresses_are_bound_without_allow_remote(host, allow_remo
             check_bind_host(host, allow_remote)
     else:
         check_bind_host(host, allow_remote)
+
+
+def test_the_port_accepts_connections_as_soon_as_its_url_is_told():
+    from memstrata.mcp.http import _listen
+
+    listener = _listen("127.0.0.1", 0)
+    try:
+        # No server loop yet: the connection waits in the backlog instead of being refused.
+        with socket.create_connection(listener.getsockname(), timeout=5):
+            pass
+    finally:
+        listener.close()

@@ -18,6 +18,7 @@ from typing import Any
 from memstrata.bench.corpus import Corpus, Question, ranked_keys
 from memstrata.bench.fts5 import Fts5Baseline
 from memstrata.bench.metrics import Tally, locomo_scores, longmemeval_scores, percentile
+from memstrata.errors import EmbedderFailed
 from memstrata.memory import SESSION_TURN_POOL, Memory
 from memstrata.model import Turn
 from memstrata.providers.embedder import Embedder
@@ -77,11 +78,13 @@ class MemstrataRetriever:
             self.memory.raw.upsert(session, turns)
         # Index the sessions and embed every turn now, so query timings are queries only.
         self.memory.embed_missing()
+        _stop_without_embedder(self.memory)
         self.memory.rank_raw("warm up", 1, weights)
 
     def search(self, question: Question) -> dict[str, list[str]]:
         self.memory.clock = lambda: question.now
         turns, sessions = self.memory.rank_raw(question.text, TURN_POOL, self.weights)
+        _stop_without_embedder(self.memory)
         sources = [item.source for item in turns]
         result = {"turn": ranked_keys(sources, self.corpus.keys["turn"])[:DEPTH]}
         if "session" in self.corpus.levels:
@@ -123,12 +126,14 @@ class RecallRetriever:
             (root / "memory" / f"{day}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
         self.memory = Memory(root, embedder=embedder, embeddings=embedder is not None)
         self.memory.rebuild()  # indexes and embeds every entry, so timings are queries only
+        _stop_without_embedder(self.memory)
 
     def search(self, question: Question) -> dict[str, list[str]]:
         self.memory.clock = lambda: question.now
         result = self.memory.recall(
             question.text, k=RECALL_K, record_access=False, record_metric=False
         )
+        _stop_without_embedder(self.memory)
         sources = [
             self.turn_of[item.source] for item in result.items if item.source in self.turn_of
         ]
@@ -140,6 +145,13 @@ class RecallRetriever:
 
     def close(self) -> None:
         self.memory.close()
+
+
+def _stop_without_embedder(memory: Memory) -> None:
+    """A run names its embedder: scoring on without it (as reads do) would report figures
+    that are not that embedder's."""
+    if memory.embedder_failure:
+        raise EmbedderFailed(f"{memory.embedder_failure}; the benchmark stops")
 
 
 class BaselineRetriever:

@@ -46,6 +46,8 @@ def search(
         hits = memory.search_sessions(text, limit)
     else:
         hits = memory.search(text, limit, include_archived=include_archived)
+    if memory.embedder_failure:
+        click.echo(f"note: {memory.embedder_failure}; ranked by words alone", err=True)
     if as_json:
         echo_json(hits)
         return
@@ -159,12 +161,14 @@ def context(
         for c in compiled.channels
     )
     click.echo(f"-- {sizes}", err=True)
+    for note in compiled.notes:
+        click.echo(f"note: {note}", err=True)
 
 
 @click.command()
 @click.option(
     "--days",
-    type=click.IntRange(1),
+    type=click.IntRange(1, 36_500),  # memstrata.metrics.MAX_DAYS; a test holds them equal
     default=7,
     show_default=True,
     help="Summarise this many days back from today.",
@@ -174,8 +178,13 @@ def context(
 def metrics(ctx: click.Context, days: int, as_json: bool) -> None:
     """Summarise memory/metrics.jsonl: bytes per channel, injection share, hits, trims.
 
+    Recall hits include those of the recall each context ran. Lines that are no metric
+    record (a torn write, a hand edit) are skipped, counted and the first one named.
+
     Example: memstrata metrics --days 30
     """
+    from memstrata.metrics import MAX_DAYS
+
     summary = open_memory(ctx).metrics(days)
     if as_json:
         echo_json(summary)
@@ -184,8 +193,15 @@ def metrics(ctx: click.Context, days: int, as_json: bool) -> None:
     recalls = f"{summary.recalls} recall{'' if summary.recalls == 1 else 's'}"
     span = "the last day" if days == 1 else f"the last {days} days"
     click.echo(f"{span}: {contexts}, {recalls}")
+    if summary.skipped_lines:
+        many = "" if summary.skipped_lines == 1 else "s"
+        click.echo(
+            f"  skipped {summary.skipped_lines} malformed line{many} "
+            f"(first: memory/metrics.jsonl:{summary.first_skipped_line})"
+        )
     if not summary.contexts and not summary.recalls:
-        click.echo(f"  nothing recorded (memory/metrics.jsonl); try --days {max(days * 4, 30)}")
+        wider = f"; try --days {min(max(days * 4, 30), MAX_DAYS)}" if days < MAX_DAYS else ""
+        click.echo(f"  nothing recorded (memory/metrics.jsonl){wider}")
     for channel, size in summary.mean_bytes.items():
         click.echo(f"  {channel:<7} {size:>8.0f} bytes per context on average")
     if summary.mean_injection_share is not None:
@@ -193,7 +209,10 @@ def metrics(ctx: click.Context, days: int, as_json: bool) -> None:
             f"  injection share: mean {summary.mean_injection_share:.1%}, "
             f"max {summary.max_injection_share:.1%}"
         )
-    click.echo(f"  recall hits: {summary.recall_hits} ({summary.empty_recalls} empty recalls)")
+    click.echo(
+        f"  recall hits: {summary.recall_hits}, {summary.context_hits} of them in contexts "
+        f"({summary.empty_recalls} empty recalls)"
+    )
     click.echo(f"  trims: {summary.trims}")
 
 

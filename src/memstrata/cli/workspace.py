@@ -83,7 +83,14 @@ def rebuild(ctx: click.Context, as_json: bool) -> None:
 
     Example: memstrata rebuild
     """
-    report = open_memory(ctx).rebuild()
+    memory = open_memory(ctx)
+    report = memory.rebuild()
+    if memory.embedder_failure:
+        click.echo(
+            f"note: {memory.embedder_failure}; indexed without vectors (the next rebuild or "
+            "read embeds what is missing)",
+            err=True,
+        )
     if as_json:
         echo_json(report)
     else:

@@ -61,6 +61,9 @@ class Context:
     """The injection for one turn."""
 
     channels: tuple[Channel, ...]
+    #: what recall said about how it searched (a cut query, files it could not read, a
+    #: semantic arm that is off): for the caller, never injected
+    notes: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -94,6 +97,7 @@ class Context:
                 }
                 for channel in self.channels
             },
+            "notes": list(self.notes),
         }
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from memstrata.clock import Clock, to_iso
 from memstrata.config import Config
-from memstrata.errors import InvalidTopicId, TopicNotFound
+from memstrata.errors import EmbedderFailed, InvalidTopicId, TopicNotFound
 from memstrata.gate.relation import Relation, relate
 from memstrata.gate.statements import features_of, says_more
 from memstrata.gate.verdicts import (
@@ -204,7 +204,10 @@ class Gate:
     def _cosines(self, text: str, statements: list[str]) -> list[float | None]:
         if self.similarity is None or not statements:
             return [None] * len(statements)
-        return [float(value) for value in self.similarity(text, statements)]
+        try:
+            return [float(value) for value in self.similarity(text, statements)]
+        except EmbedderFailed:
+            return [None] * len(statements)  # as without an embedder: the lexical checks decide
 
     # -- the outcomes --------------------------------------------------------------------------
 

@@ -168,6 +168,9 @@ def _listen(host: str, port: int) -> socket.socket:
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((address, port))
+        # Listening now, not when the server loop starts: a client told the URL may connect
+        # at once, and its connection must wait in the backlog rather than be refused.
+        listener.listen(128)
     except OSError as error:
         listener.close()
         raise InputError(f"cannot listen on {host}:{port}: {error.strerror}") from error

@@ -1,0 +1,168 @@
+"""An embedder that fails falls back to the lexical arms and says so; it never takes a read down.
+
+The embedder here is the real OpenAI-compatible client against a real HTTP server on the
+loopback address, which can be switched to fail the ways endpoints do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+import memstrata.memory as memory_module
+from memstrata import Memory
+from memstrata.gate.verdicts import Admitted
+from memstrata.model import Session, Turn
+from memstrata.providers.hashing import HashingEmbedder
+from memstrata.workspace.layout import init_workspace
+from tests.cli.process import run
+
+CLOSED_PORT = "http://127.0.0.1:9/v1"
+
+
+class _Endpoint(BaseHTTPRequestHandler):
+    """Embeds with the hashing embedder while ``mode`` is ``ok``; else fails as it says."""
+
+    mode: ClassVar[str] = "ok"
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        mode = type(self).mode
+        if mode == "http-500":
+            self.send_response(500)
+            self.end_headers()
+            return
+        width = 24 if mode == "wider" else 16
+        rows = [row.tolist() for row in HashingEmbedder(width).embed(body["input"])]
+        if mode == "strings":
+            rows = [["x"] * width for _ in rows]
+        data = [{"index": i, "embedding": row} for i, row in enumerate(rows)]
+        payload = json.dumps({"data": data}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def endpoint() -> Iterator[str]:
+    _Endpoint.mode = "ok"
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Endpoint)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _workspace(root: Path, base_url: str) -> Path:
+    init_workspace(root)
+    config = root / "memstrata.toml"
+    text = re.sub(
+        r"(?m)^model = .*$", f"model = 'openai:tiny@{base_url}'", config.read_text("utf-8")
+    )
+    config.write_text(text, encoding="utf-8")
+    (root / "memory" / "2025-11-26.md").write_text(
+        "# 2025-11-26\n\n- @Ann drinks a flat white with oat milk before reviews\n"
+        "- The billing canary went out at noon\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_an_unreachable_endpoint_leaves_recall_lexical_and_says_why(tmp_path, fixed_now):
+    root = _workspace(tmp_path / "ws", CLOSED_PORT)
+
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        result = memory.recall("flat white")
+        context = memory.context("flat white")
+        hits = memory.search("flat white")
+        verdict = memory.remember("The billing canary went out at noon today")
+
+    assert [item.source for item in result.items] == ["memory/2025-11-26.md#L3"]
+    assert any("semantic arm off" in n and "127.0.0.1:9" in n for n in result.notes)
+    assert "flat white" in context.text and context.notes == result.notes
+    assert hits and hits[0].source == "memory/2025-11-26.md#L3"
+    assert isinstance(verdict, Admitted)  # the gate decided on its lexical checks
+
+
+@pytest.mark.parametrize("failure", ["http-500", "strings", "wider"])
+def test_an_endpoint_that_starts_failing_is_rested_then_tried_again(
+    tmp_path: Path, fixed_now: datetime, endpoint: str, failure: str, monkeypatch
+):
+    root = _workspace(tmp_path / "ws", endpoint)
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        assert memory.rebuild().embedded == 2
+        assert not any("semantic arm off" in n for n in memory.recall("flat white").notes)
+
+        _Endpoint.mode = failure
+        failed = memory.recall("coffee before a review")
+
+        assert any("semantic arm off" in note for note in failed.notes)
+        assert [item.source for item in failed.items] == ["memory/2025-11-26.md#L3"]
+        # resting: the next read does not ask the endpoint again, and says why it is off
+        assert any("semantic arm off" in n for n in memory.recall("flat white").notes)
+
+        _Endpoint.mode = "ok"
+        monkeypatch.setattr(memory_module, "EMBEDDER_RETRY_S", 0.0)
+        memory._embedder_down_until = 0.0  # the rest is over
+        again = memory.recall("flat white")
+
+    assert not any("semantic arm off" in note for note in again.notes)
+    assert "semantic" in again.items[0].arms
+
+
+def test_raw_search_ranks_by_words_when_the_endpoint_is_down(tmp_path, fixed_now):
+    root = _workspace(tmp_path / "ws", CLOSED_PORT)
+    when = "2025-11-26T10:00:00Z"
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        memory.raw.upsert(
+            Session("s1", "claude-code", "user", when, when, ""),
+            [Turn("s1", 0, "user", when, "Book the Lisbon venue near the river")],
+        )
+        turns = memory.search_raw("Lisbon venue")
+        sessions = memory.search_sessions("Lisbon venue")
+
+        assert [hit.source for hit in turns] == ["s1#0"]
+        assert [hit.source for hit in sessions] == ["s1"]
+        assert "127.0.0.1:9" in memory.embedder_failure
+
+
+def test_the_cli_notes_the_failure_and_answers(tmp_path):
+    root = _workspace(tmp_path / "ws", CLOSED_PORT)
+
+    recall = run("--workspace", str(root), "recall", "flat white")
+    search = run("--workspace", str(root), "search", "flat white")
+    rebuild = run("--workspace", str(root), "rebuild")
+
+    for result in (recall, search, rebuild):
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+    for result in (recall, rebuild):  # search has no raw turns here: it ranked by words anyway
+        assert "embedder openai:tiny failed" in result.stderr
+    assert "flat white" in recall.stdout and "flat white" in search.stdout
+    assert "indexed without vectors" in rebuild.stderr
+
+
+def test_a_benchmark_stops_when_its_embedder_fails(shared_data):
+    result = run(
+        "bench", "locomo", str(shared_data / "locomo" / "locomo_dev.json"),
+        "--limit", "1", "--embedder", f"openai:tiny@{CLOSED_PORT}",
+    )  # fmt: skip
+
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "embedder openai:tiny failed" in result.stderr
+    assert "the benchmark stops" in result.stderr
