@@ -151,8 +151,38 @@ def test_a_query_without_a_word_recalls_nothing_and_says_why(demo: Memory, query
     assert demo.rank_raw(query, 5) == ([], [])
 
 
-def test_filters_alone_still_list_what_they_select(demo: Memory):
-    assert demo.recall("", kind="world").items
+def test_filters_alone_list_everything_they_select_newest_first(demo: Memory):
+    about_ann = demo.recall("", entity="Ann", k=50).items
+    world = demo.recall("", kind="world", k=50).items
+    late = demo.recall("", since="2025-11-27", k=50).items
+
+    ann_lines = [
+        f"memory/{path.name}#L{number}"
+        for path in sorted((demo.workspace.memory_dir).glob("2025-*.md"))
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1)
+        if "@Ann" in line
+    ]
+    assert {item.source for item in about_ann} == {"people/ann", *ann_lines}
+    assert {"memory/2025-11-25.md#L9", "memory/2025-11-26.md#L10"} <= {i.source for i in world}
+    assert {item.kind for item in world} == {"world"}
+    assert late and all(item.time >= "2025-11-27" for item in late)
+    for items in (about_ann, world, late):
+        times = [item.time[:10] for item in items]
+        assert times == sorted(times, reverse=True)
+
+
+def test_a_narrow_filter_keeps_matches_ranked_below_the_usual_pool(workspace: Path):
+    day = workspace / "memory" / "2025-11-20.md"
+    notes = [f"- Billing review {n}" for n in range(120)]  # short: BM25 ranks them first
+    opinion = "in my view a billing review takes far too long for what it ever covers in the end"
+    day.write_text(
+        "# 2025-11-20\n\n" + "\n".join(notes) + f"\n\n## Retain\n- O: {opinion}\n",
+        encoding="utf-8",
+    )
+    with Memory(workspace, embeddings=False) as memory:
+        opinions = memory.recall("billing review", kind="opinion").items
+
+    assert [item.content for item in opinions] == [opinion]
 
 
 def test_a_long_lived_memory_recalls_before_and_after_its_first_write(workspace: Path):

@@ -24,9 +24,11 @@ and re-ranking factors of 1.25 (recency), 0.5 (unaccessed) and 0.1 per use, let 
 outweigh any relevance: LoCoMo recall@10 0.41 against FTS5's 0.60 on the same entries.
 
 ``--since`` (from the start of the window it names), ``--until`` (to the end of its window),
-``--kind`` and ``--entity`` are hard filters; archived and superseded topics appear only when
-asked for; a journal fact promoted into a topic is left to that topic. Pure apart from
-reading the index connection it is given.
+``--kind`` and ``--entity`` are hard filters: with a query, on ten times the arms' usual pool
+(so a narrow filter still finds matches ranked below it); without a word to match, recall
+lists what they select, newest first. Archived and superseded topics appear only when asked
+for; a journal fact promoted into a topic is left to that topic. Pure apart from reading the
+index connection it is given.
 """
 
 from __future__ import annotations
@@ -114,14 +116,21 @@ def recall_items(
     """
     states = _states(filters)
     pool: dict[str, _Candidate] = {}
+    if match_expression(query) is None and _narrows(filters):
+        # Nothing to match, a filter to meet: every item it lets through, newest first.
+        _add(pool, _filtered(db, filters, states, max(POOL, filters.k)))
+        query, semantic = "", None
+    # A filter is applied to what the arms found: let them find more, or a narrow filter
+    # (one kind, one person, a month) would keep only the few of their usual pool it fits.
+    depth = POOL * 10 if _narrows(filters) else POOL
     windows = find_time_windows(query, now)
     arms: dict[str, list[str]] = {
-        "lexical": _lexical(db, query, states, pool),
+        "lexical": _lexical(db, query, states, pool, depth),
         "entity": _entity(db, query, states, pool),
         "temporal": _temporal(db, windows, states, pool),
     }
     if semantic is not None:
-        arms["semantic"] = _semantic(db, semantic(query, POOL), states, pool)
+        arms["semantic"] = _semantic(db, semantic(query, depth), states, pool)
     for arm, sources in arms.items():
         for rank, source in enumerate(sources, start=1):
             pool[source].ranks.setdefault(arm, rank)
@@ -154,7 +163,10 @@ def recall_items(
             heapq.heappush(top, score)
         elif score > top[0]:
             heapq.heapreplace(top, score)
-    scored.sort(key=lambda pair: (-pair[0], pair[1].item.source))
+    # Best score first; among equal scores (items only a filter let in score 0) newest first.
+    scored.sort(key=lambda pair: pair[1].item.source)
+    scored.sort(key=lambda pair: pair[1].item.time, reverse=True)
+    scored.sort(key=lambda pair: -pair[0])
     best = scored[: filters.k]
     if not filters.entity:
         _fill_entities(db, [candidate for _, candidate in best])
@@ -226,15 +238,107 @@ def _states(filters: RecallFilters) -> tuple[str, ...]:
     return tuple(states)
 
 
+#: a topic's kind in SQL, as :func:`_topic_item` reads it: its own, else its namespace's
+_TOPIC_KIND = (
+    "CASE WHEN t.kind != '' THEN t.kind "
+    + " ".join(f"WHEN t.namespace = '{ns}' THEN '{kind}'" for ns, kind in KIND_OF_NAMESPACE.items())
+    + " ELSE 'world' END"
+)
+
+
+def _narrows(filters: RecallFilters) -> bool:
+    return bool(filters.kind or filters.entity or filters.since or filters.until)
+
+
+def _filtered(
+    db: sqlite3.Connection, filters: RecallFilters, states: tuple[str, ...], limit: int
+) -> list[RecallItem]:
+    """The ``limit`` newest items that pass ``filters``, whatever they say.
+
+    Time and kind are asked of SQL; an entity is found where recall finds it otherwise (its
+    mentions, and its name's words, which find a page titled for it), then every item is
+    checked by :func:`_passes`, the one definition of passing.
+    """
+    if filters.entity:
+        name = filters.entity.lstrip("@")
+        items = _mentioning(db, [name.casefold()], states, limit)
+        expression = match_expression(name)
+        if expression is not None:
+            items += [_topic_item(row) for _, row in best_topics(
+                db, expression, states, limit, _TOPIC_COLUMNS)]  # fmt: skip
+            items += [_journal_item(row) for _, row in best_journal(db, expression, limit)]
+    else:
+        items = _topics_within(db, filters, states, limit) + _entries_within(db, filters, limit)
+    candidates = [_Candidate(item) for item in dict((i.source, i) for i in items).values()]
+    if filters.entity:
+        _fill_entities(db, candidates)  # what _passes reads for the entity
+    items = [candidate.item for candidate in candidates if _passes(candidate.item, filters)]
+    items.sort(key=lambda item: item.source)
+    items.sort(key=lambda item: item.time, reverse=True)
+    return items[:limit]
+
+
+def _topics_within(
+    db: sqlite3.Connection, filters: RecallFilters, states: tuple[str, ...], limit: int
+) -> list[RecallItem]:
+    clauses, values = [f"t.state IN ({', '.join('?' * len(states))})"], list(states)
+    if filters.since:
+        clauses.append("t.observed >= ?")
+        values.append(filters.since)
+    if filters.until:
+        clauses.append("t.observed < ?")
+        values.append(filters.until)
+    if filters.kind:
+        clauses.append(f"{_TOPIC_KIND} = ?")
+        values.append(filters.kind)
+    rows = db.execute(
+        f"SELECT {_TOPIC_COLUMNS} FROM topics t INDEXED BY topics_by_observed"
+        f" WHERE {' AND '.join(clauses)} ORDER BY t.observed DESC, t.id LIMIT ?",
+        (*values, limit),
+    )
+    return [_topic_item(row) for row in rows]
+
+
+def _entries_within(db: sqlite3.Connection, filters: RecallFilters, limit: int) -> list[RecallItem]:
+    clauses, values = ["1"], []
+    if filters.since:
+        clauses.append("day >= ?")
+        values.append(filters.since[:10])
+    if filters.until:
+        clauses.append("day < ?")
+        values.append(_day_after_start(filters.until))
+    if filters.kind == "note":
+        clauses.append("fact_kind IS NULL")
+    elif filters.kind:
+        clauses.append("fact_kind = ?")
+        values.append(filters.kind)
+    rows = db.execute(
+        f"SELECT * FROM journal WHERE {' AND '.join(clauses)}"
+        " ORDER BY day DESC, source, line LIMIT ?",
+        (*values, limit),
+    )
+    return [_journal_item(row) for row in rows]
+
+
+def _day_after_start(until: str) -> str:
+    """The first day not before ``until``: a journal day is its start, kept when earlier."""
+    day = until[:10]
+    return day if until[11:] in ("", "00:00:00Z") else _next_day(until)
+
+
 def _lexical(
-    db: sqlite3.Connection, query: str, states: tuple[str, ...], pool: dict[str, _Candidate]
+    db: sqlite3.Connection,
+    query: str,
+    states: tuple[str, ...],
+    pool: dict[str, _Candidate],
+    depth: int = POOL,
 ) -> list[str]:
     expression = match_expression(query)
     if expression is None:
         return []
-    topics = best_topics(db, expression, states, POOL, _TOPIC_COLUMNS)
+    topics = best_topics(db, expression, states, depth, _TOPIC_COLUMNS)
     ranked = [(rank, _topic_item(row)) for rank, row in topics]
-    ranked += [(rank, _journal_item(row)) for rank, row in best_journal(db, expression, POOL)]
+    ranked += [(rank, _journal_item(row)) for rank, row in best_journal(db, expression, depth)]
     ranked.sort(key=lambda pair: (pair[0], pair[1].source))
     found = _add(pool, [item for _, item in ranked])
     for rank, item in ranked:
@@ -264,17 +368,17 @@ def entity_keys(db: sqlite3.Connection, query: str) -> list[str]:
 
 
 def _mentioning(
-    db: sqlite3.Connection, keys: Sequence[str], states: tuple[str, ...]
+    db: sqlite3.Connection, keys: Sequence[str], states: tuple[str, ...], limit: int = POOL
 ) -> list[RecallItem]:
-    topics = _mentioning_topics(db, keys, states)
-    entries = _mentioning_entries(db, keys)
+    topics = _mentioning_topics(db, keys, states, limit)
+    entries = _mentioning_entries(db, keys, limit)
     items = [_topic_item(row) for row in topics] + [_journal_item(row) for row in entries]
     items.sort(key=lambda item: (item.time, item.source), reverse=True)
     return items
 
 
 def _mentioning_topics(
-    db: sqlite3.Connection, keys: Sequence[str], states: tuple[str, ...]
+    db: sqlite3.Connection, keys: Sequence[str], states: tuple[str, ...], limit: int = POOL
 ) -> list[sqlite3.Row]:
     """The ``POOL`` newest topics in ``states`` that mention any of ``keys`` (ties by id).
 
@@ -300,18 +404,20 @@ def _mentioning_topics(
             f" WHERE t.state IN ({state_marks}) AND EXISTS (SELECT 1 FROM mentions m"
             f" WHERE m.entity IN ({marks}) AND m.ref_kind = 'topic' AND m.ref = t.id)"
             " ORDER BY t.observed DESC, t.id LIMIT ?",
-            (*states, *keys, POOL),
+            (*states, *keys, limit),
         ).fetchall()
     # CROSS JOIN keeps the mentions as the outer loop (the planner could pick the walk here)
     return db.execute(
         f"SELECT DISTINCT {_TOPIC_COLUMNS} FROM mentions m CROSS JOIN topics t ON t.id = m.ref"
         f" WHERE m.ref_kind = 'topic' AND m.entity IN ({marks}) AND t.state IN ({state_marks})"
         " ORDER BY t.observed DESC, t.id LIMIT ?",
-        (*keys, *states, POOL),
+        (*keys, *states, limit),
     ).fetchall()
 
 
-def _mentioning_entries(db: sqlite3.Connection, keys: Sequence[str]) -> list[sqlite3.Row]:
+def _mentioning_entries(
+    db: sqlite3.Connection, keys: Sequence[str], limit: int = POOL
+) -> list[sqlite3.Row]:
     """The ``POOL`` newest journal entries that mention any of ``keys`` (ties by source, line).
 
     Read from the entity's mentions, then looked up by (source, line): joining the journal to
@@ -327,7 +433,7 @@ def _mentioning_entries(db: sqlite3.Connection, keys: Sequence[str]) -> list[sql
     # ORDER BY day DESC, source, line (sorts are stable; str order is SQLite's BINARY order)
     entries.sort(key=lambda row: (row["source"], row["line"]))
     entries.sort(key=lambda row: row["day"], reverse=True)
-    return entries[:POOL]
+    return entries[:limit]
 
 
 def _temporal(
