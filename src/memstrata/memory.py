@@ -60,7 +60,7 @@ from memstrata.recall.access import AccessLog
 from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.hybrid import RecallFilters, SemanticArm, recall_items
 from memstrata.recall.lexical import search_journal, search_topics
-from memstrata.recall.temporal import parse_since
+from memstrata.recall.temporal import bound
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
 from memstrata.sqlite import file_identity
@@ -555,6 +555,7 @@ class Memory:
         that only lies nearest ("ok", a tool's output) never pushes a real match down. A query
         without a word (empty, punctuation, emoji) finds nothing rather than whatever happens
         to lie nearest its empty vector."""
+        query, limit = _query(query), _count(limit, "limit")
         if not query_terms(query):
             return []
         self.refresh()
@@ -575,7 +576,7 @@ class Memory:
         windows the query names and whether it narrates its speaker's past; the hit's
         ``extra["arms"]`` says which arms found it.
         """
-        ranked, _ = self.rank_raw(query, limit, sessions=False)
+        ranked, _ = self.rank_raw(query, _count(limit, "limit"), sessions=False)
         hits = (self.raw.hit(turn.source, turn.score, turn.arms) for turn in ranked)
         return [hit for hit in hits if hit is not None]
 
@@ -587,6 +588,7 @@ class Memory:
         was found by its own BM25 or its vectors alone). The ranking is
         :func:`memstrata.recall.turns.rank_sessions`, as the LongMemEval session-level benchmark
         measures it."""
+        limit = _count(limit, "limit")
         if not self.workspace.raw_db.exists():
             return []
         turns, sessions = self.rank_raw(query, SESSION_TURN_POOL)
@@ -613,6 +615,7 @@ class Memory:
         :func:`memstrata.recall.raw_search.rank_raw`."""
         from memstrata.recall.raw_search import rank_raw
 
+        query = _query(query)
         if not query_terms(query):
             return [], []
         self._sync_raw_sessions()
@@ -782,6 +785,8 @@ class Memory:
         synced: SyncReport | None = None,
     ) -> RecallResult:
         """:meth:`recall`; ``synced`` is the refresh a caller already did this turn."""
+        query = _query(query)
+        k = None if k is None else _count(k, "k")
         if kind is not None and kind not in (*FACT_KINDS, "note"):
             raise InputError(
                 f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)} or note"
@@ -982,20 +987,45 @@ class Memory:
 
 
 MAX_QUERY_CHARS = 2_000
+#: the most items one recall or search returns
+MAX_RESULTS = 1_000
 #: seconds a failed embedder rests before a read tries it again
 EMBEDDER_RETRY_S = 60.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
 
 
+def _query(query: object) -> str:
+    """A query as text a database and a model can take: a lone surrogate (from a JSON
+    ``\\ud800`` escape or undecodable command-line bytes) becomes U+FFFD."""
+    if not isinstance(query, str):
+        raise InputError(f"a query is text, not {type(query).__name__}")
+    return query.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(query) else query
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _count(value: object, name: str) -> int:
+    """A ``k`` or ``limit``: a whole number from 1 to :data:`MAX_RESULTS`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_RESULTS:
+        raise InputError(f"{name} must be a whole number from 1 to {MAX_RESULTS}, not {value!r}")
+    return value
+
+
 def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
     """``--since``/``--until`` as an ISO time: the start (or end) of the window it names."""
     if not value:
         return ""
-    window = parse_since(value, now)
-    if window is None:
+    found = bound(value, now, start)
+    if found is None:
         raise InputError(
             f"{name} {value!r}: not a time I understand; use 30d, 2w, 2025-11, 2025-11-27, "
-            "'last week' or 'in November 2025'"
+            "2025-11-27T10:00:00Z, 'last week' or 'in November 2025'"
         )
-    return window.start_iso if start else window.end_iso
+    return found

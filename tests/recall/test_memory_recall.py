@@ -121,6 +121,44 @@ def test_an_unparseable_since_is_a_clear_error(memory: Memory):
         memory.recall("x", since="whenever")
 
 
+def test_a_timestamp_bound_cuts_at_that_instant(demo: Memory):
+    items = demo.recall("Lisbon", since="2025-11-27T00:00:00Z", k=50).items
+    before = demo.recall("Lisbon", until="2025-11-25T23:59:59Z", k=50).items
+
+    assert items and all(item.time >= "2025-11-27" for item in items)
+    assert before and all(item.time[:10] <= "2025-11-25" for item in before)
+
+
+@pytest.mark.parametrize("value", ["27.11.2025", "garbage 2025-11 garbage", "9999-12-31"])
+def test_a_bound_that_is_not_only_a_time_is_a_clear_error(demo: Memory, value: str):
+    with pytest.raises(InputError, match="not a time I understand"):
+        demo.recall("Lisbon", since=value)
+
+
+@pytest.mark.parametrize("query", ["what happened on 9999-12-31", "mar\udcffmot", "mar\ud800mot"])
+def test_queries_past_the_calendar_or_with_broken_characters_still_recall(
+    demo: Memory, query: str
+):
+    demo.recall(query)
+    demo.context(query)
+    demo.search(query)
+
+
+@pytest.mark.parametrize(("k", "message"), [(-1, "k must"), (0, "k must"), (2.5, "k must")])
+def test_a_k_that_is_no_count_is_a_clear_error(demo: Memory, k: object, message: str):
+    with pytest.raises(InputError, match=message):
+        demo.recall("coffee", k=k)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=message):
+        demo.context("coffee", k=k)  # type: ignore[arg-type]
+
+
+def test_a_limit_that_is_no_count_or_a_query_that_is_no_text_is_a_clear_error(demo: Memory):
+    with pytest.raises(InputError, match="limit must"):
+        demo.search("coffee", limit=-1)
+    with pytest.raises(InputError, match="a query is text"):
+        demo.recall(None)  # type: ignore[arg-type]
+
+
 def test_an_unknown_kind_is_a_clear_error(memory: Memory):
     with pytest.raises(InputError, match="unknown kind"):
         memory.recall("x", kind="gossip")

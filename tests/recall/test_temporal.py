@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memstrata.recall.temporal import QUERY_CHARS, find_time_windows, parse_since
+from memstrata.recall.temporal import QUERY_CHARS, bound, find_time_windows, parse_since
 
 # Words and numbers the parser reacts to, to be shuffled into any order.
 TIME_WORDS = (
@@ -173,3 +173,41 @@ def test_time_words_are_read_from_the_start_of_a_pasted_query_only():
 
     assert 0 < len(windows) <= QUERY_CHARS // 10
     assert "yesterday" not in {window.phrase for window in windows}
+
+
+@pytest.mark.parametrize(
+    "query", ["what happened on 9999-12-31", "the 31st of December 9999", "New Year's Eve 9999"]
+)
+def test_days_at_the_calendars_end_are_not_windows(query):
+    assert find_time_windows(query, NOW) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "instant"),
+    [
+        ("2025-06-15T00:00:00Z", "2025-06-15T00:00:00Z"),
+        ("2025-06-15T08:00:00+02:00", "2025-06-15T06:00:00Z"),
+        ("2025-06-15 08:30", "2025-06-15T08:30:00Z"),
+    ],
+)
+def test_a_timestamp_bound_is_that_instant_not_its_month(value, instant):
+    assert bound(value, NOW, start=True) == bound(value, NOW, start=False) == instant
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["15.06.2025", "06/15/2025", "garbage 2025-06 garbage", "not since yesterday", "9999-12-31"],
+)
+def test_a_bound_must_be_a_time_and_nothing_else(value):
+    assert parse_since(value, NOW) is None
+
+
+def test_a_bound_may_say_in_or_since_around_its_time():
+    assert bound("in November 2024", NOW, start=True) == "2024-11-01T00:00:00Z"
+    assert bound("since last week", NOW, start=True) == bound("last week", NOW, start=True)
+
+
+def test_until_a_span_back_means_until_that_long_ago():
+    assert bound("30d", NOW, start=False) == bound("30d", NOW, start=True)
+    assert bound("30d", NOW, start=True) == "2025-10-28T10:00:00Z"
+    assert bound("2025-11", NOW, start=False) == "2025-12-01T00:00:00Z"  # all of November

@@ -65,6 +65,9 @@ QUERY_CHARS = 2000
 # A bare four-digit number is a year only in this range ("1234 items" is not); a holiday or
 # season needs a year at least this late.
 _PLAUSIBLE_YEARS = (1900, 2200)
+_TIMESTAMP = re.compile(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?", re.IGNORECASE
+)
 _COMPACT = re.compile(r"^\s*(\d+)\s*([hdwmy])\s*$", re.IGNORECASE)
 _ISO = re.compile(r"\b(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?\b")
 _AGO = re.compile(rf"\b(?:a\s+)?{_NUMBER}\s+(?:of\s+)?{_UNIT}\s+ago\b", re.IGNORECASE)
@@ -170,18 +173,58 @@ class TimeWindow:
 
 
 def parse_since(text: str, now: datetime) -> TimeWindow | None:
-    """A ``--since``/``--until`` value as a window ending at ``now``; ``None`` if unparseable.
+    """A ``--since``/``--until`` value as the window it names; ``None`` if it names none.
 
-    ``30d`` is the last 30 days; a date or a phrase is the window it names.
+    ``30d`` is the last 30 days (a window ending at ``now``); a timestamp with a time of day
+    (``2025-11-27T10:00:00Z``, ``2025-11-27 10:00+02:00``) is that instant; a date or a phrase
+    is the window it names, and must be the whole value: "15.06.2026" or "not since
+    yesterday" name no window, whatever time words they hold.
     """
-    value = text.strip()
+    value = " ".join(text.split())
     match = _COMPACT.match(value)
     if match:
         amount, unit = int(match.group(1)), match.group(2).lower()
         days = {"h": 1 / 24, "d": 1, "w": 7, "m": 30, "y": 365}[unit] * amount
         return _back(now, days, 0.0, value)
+    instant = _instant(value)
+    if instant is not None:
+        return TimeWindow(instant, instant, value)
     windows = find_time_windows(value, now)
-    return windows[0] if windows else None
+    if len(windows) != 1 or _bare(windows[0].phrase) != _bare(value):
+        return None
+    return windows[0]
+
+
+def bound(text: str, now: datetime, start: bool) -> str | None:
+    """``--since`` (``start``) or ``--until`` as an ISO time; ``None`` if it names no time.
+
+    A since is the start of the window named, an until its end ("--until 2025-11" keeps all
+    of November), except for a span back from now: ``--until 30d`` means until 30 days ago.
+    """
+    window = parse_since(text, now)
+    if window is None:
+        return None
+    span = _COMPACT.match(" ".join(text.split())) is not None
+    return window.start_iso if start or span else window.end_iso
+
+
+def _instant(value: str) -> datetime | None:
+    """An ISO 8601 date with a time of day, as UTC (no offset given: UTC, like stored times)."""
+    if not _TIMESTAMP.fullmatch(value):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace(" ", "T", 1))
+    except ValueError:
+        return None
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _bare(phrase: str) -> str:
+    """A phrase without the little words around a time ("in", "since", "the") or case."""
+    words = phrase.lower().strip(" .,").split()
+    while words and words[0] in ("in", "on", "since", "from", "until", "till", "during", "the"):
+        words = words[1:]
+    return " ".join(words)
 
 
 def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
@@ -192,40 +235,45 @@ def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
     found: list[tuple[int, TimeWindow]] = []
     taken: list[tuple[int, int]] = []
 
-    def add(match: re.Match[str], window: TimeWindow | None) -> None:
-        span = match.span()
-        if window is None or any(a < span[1] and span[0] < b for a, b in taken):
-            return
-        taken.append(span)
-        found.append((span[0], window))
-
     # Most specific first: a span taken by "March 3rd" is not read again as "March".
-    for match in _DAY_PART.finditer(query):
-        add(match, _day_part(match.group(0).lower().split(), now, match.group(0)))
-    for match in _HOLIDAY.finditer(query):
-        add(match, _holiday(match, now))
-    for match in _MONTH_DAY.finditer(query):
-        add(match, _month_day(match, match.group(1), match.group(2), now))
-    for match in _DAY_MONTH.finditer(query):
-        add(match, _month_day(match, match.group(2), match.group(1), now))
-    for match in _SEASON.finditer(query):
-        add(match, _season(match, now))
-    for match in _AGO.finditer(query):
-        days = _amount(match.group(1)) * _UNIT_DAYS[match.group(2).lower()]
-        slack = max(1.0, days * 0.25)
-        add(match, _back(now, days + slack, days - slack, match.group(0)))
-    for match in _LAST_N.finditer(query):
-        days = _amount(match.group(1)) * _UNIT_DAYS[match.group(2).lower()]
-        add(match, _back(now, days, 0.0, match.group(0)))
-    for match in _RELATIVE.finditer(query):
-        add(match, _relative(match.group(0).lower().split(), now, match.group(0)))
-    for match in _WEEKDAY.finditer(query):
-        add(match, _weekday(match.group(2).lower(), now, match.group(0)))
-    for match in _MONTH_YEAR.finditer(query):
-        add(match, _month(match, now))
-    for match in _ISO.finditer(query):
-        add(match, _iso(match, now))
+    readers: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], TimeWindow | None]], ...] = (
+        (_DAY_PART, lambda m: _day_part(m.group(0).lower().split(), now, m.group(0))),
+        (_HOLIDAY, lambda m: _holiday(m, now)),
+        (_MONTH_DAY, lambda m: _month_day(m, m.group(1), m.group(2), now)),
+        (_DAY_MONTH, lambda m: _month_day(m, m.group(2), m.group(1), now)),
+        (_SEASON, lambda m: _season(m, now)),
+        (_AGO, lambda m: _ago(m, now)),
+        (_LAST_N, lambda m: _back(now, _days(m), 0.0, m.group(0))),
+        (_RELATIVE, lambda m: _relative(m.group(0).lower().split(), now, m.group(0))),
+        (_WEEKDAY, lambda m: _weekday(m.group(2).lower(), now, m.group(0))),
+        (_MONTH_YEAR, lambda m: _month(m, now)),
+        (_ISO, lambda m: _iso(m, now)),
+    )
+    for pattern, read in readers:
+        for match in pattern.finditer(query):
+            span = match.span()
+            if any(a < span[1] and span[0] < b for a, b in taken):
+                continue
+            try:
+                window = read(match)
+            except (OverflowError, ValueError):
+                continue  # past the calendar's ends ("December 31st 9999"): no time we keep
+            if window is not None:
+                taken.append(span)
+                found.append((span[0], window))
     return [window for _, window in sorted(found, key=lambda item: item[0])]
+
+
+def _days(match: re.Match[str]) -> float:
+    """``N units`` of an "ago" or "in the last" phrase, in days."""
+    return _amount(match.group(1)) * _UNIT_DAYS[match.group(2).lower()]
+
+
+def _ago(match: re.Match[str], now: datetime) -> TimeWindow | None:
+    """ "N units ago" give or take a quarter (at least a day): "three weeks ago" is vague."""
+    days = _days(match)
+    slack = max(1.0, days * 0.25)
+    return _back(now, days + slack, days - slack, match.group(0))
 
 
 def _back(now: datetime, start_days: float, end_days: float, phrase: str) -> TimeWindow | None:
