@@ -64,3 +64,19 @@ def test_search_sessions_returns_each_conversation_with_its_best_turn(tmp_path):
         assert best.extra["turns"] == "2"
         assert len(hits) == 2
         assert memory.search_sessions("!!!", 5) == []
+
+
+def test_every_turn_holding_a_word_of_the_query_says_so_even_the_weakest(tmp_path):
+    with _memory(tmp_path) as memory:
+        # both kitchen turns hold "kitchen"; min-max scaling puts the weaker lexical score at 0
+        memory.raw.upsert(
+            Session("kitchen", "test", "user", WHEN, WHEN, ""),
+            [Turn("kitchen", 0, "user", WHEN, "kitchen kitchen kitchen tiles")],
+        )
+        memory.embed_missing()
+        hits = memory.search("kitchen", 10)
+
+    holding = [hit.source for hit in hits if "kitchen" in hit.text.lower()]
+    assert set(holding) == {"weekend#0", "kitchen#0"}
+    assert all(hit.holds_a_word for hit in hits if hit.source in holding)
+    assert [hit.source for hit in hits][:2] == holding  # word hits first, none left behind

@@ -157,7 +157,7 @@ def rank_turns(
         RankedTurn(
             source,
             round(fused[source], 6),
-            tuple(arm for arm, scores in arms.items() if scores.get(source, 0.0) > 0.0),
+            tuple(arm for arm, scores in arms.items() if _found_by(arm, scores, source)),
             round(
                 weights.experience
                 * arms.get("experience", {}).get(source, 0.0)
@@ -167,6 +167,14 @@ def rank_turns(
         )
         for source in ranked
     ]
+
+
+def _found_by(arm: str, scores: Mapping[str, float], source: str) -> bool:
+    """A content arm found every turn it scored (min-max scaling puts its weakest match at 0,
+    which still holds the query's word); a context arm, only those it gave something."""
+    if arm in ("lexical", "semantic"):
+        return source in scores
+    return scores.get(source, 0.0) > 0.0
 
 
 def semantic_hits(
