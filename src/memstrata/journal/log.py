@@ -1,7 +1,13 @@
-"""Append to today's daily log: a timestamped line, or a typed ``## Retain`` fact."""
+"""Append to today's daily log: a timestamped line, or a typed ``## Retain`` fact.
+
+Agents, hooks and editors append to the journal without memstrata's lock, so it is written with
+:func:`update_shared_file`: a line at the end is appended in place, and a line that goes higher
+up replaces the file only while nothing but appends happened to it, keeping those appends.
+"""
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -9,8 +15,8 @@ from pathlib import Path
 from memstrata.errors import InputError
 from memstrata.journal.parse import LETTER_OF_KIND
 from memstrata.model import FactKind
-from memstrata.workspace.atomic import write_atomic
-from memstrata.workspace.textfile import read_text
+from memstrata.workspace.atomic import update_shared_file
+from memstrata.workspace.textfile import decode_text
 
 MAX_LOG_CHARS = 20_000
 
@@ -43,14 +49,34 @@ def append_log(
         raise InputError("nothing to log: the text is empty")
     if len(body) > MAX_LOG_CHARS:
         raise InputError(f"log text is {len(body)} chars; at most {MAX_LOG_CHARS} fit in one entry")
-    # A file that does not decode is never rewritten: read_text raises and nothing changes.
-    existing = read_text(path) if path.exists() else f"# {now.date().isoformat()}\n"
+    if kind is None:
+        new_line = f"- {now.strftime('%H:%M')} {body}"
+    else:
+        marker = LETTER_OF_KIND[kind]
+        if confidence is not None:
+            marker += f"(c={confidence:g})"
+        new_line = f"- {marker} {body}"
+    heading = f"# {now.date().isoformat()}\n"
+
+    def add_line(data: bytes | None) -> tuple[bytes, int]:
+        # A file that does not decode is never rewritten: decode_text raises and nothing changes.
+        existing = decode_text(data, path) if data else ""
+        # Kept, so that a note for the end of a file that opens with a BOM is still an append.
+        bom = codecs.BOM_UTF8 if data and data.startswith(codecs.BOM_UTF8) else b""
+        lines, index = place_line(existing if existing.strip() else heading, new_line, kind)
+        return bom + lines.encode("utf-8"), index
+
+    index = update_shared_file(path, add_line)
+    return LogWrite(path, index + 1, new_line)
+
+
+def place_line(existing: str, new_line: str, kind: FactKind | None) -> tuple[str, int]:
+    """The journal ``existing`` with ``new_line`` in its place, and that line's index from 0."""
     lines = existing.rstrip("\n").split("\n")
     retain_at = next(
         (i for i, line in enumerate(lines) if line.strip().casefold() == "## retain"), None
     )
     if kind is None:
-        new_line = f"- {now.strftime('%H:%M')} {body}"
         if retain_at is None:
             lines = [*lines, "", new_line] if _needs_gap(lines) else [*lines, new_line]
             index = len(lines) - 1
@@ -61,20 +87,14 @@ def append_log(
             head = [*head, "", new_line] if _needs_gap(head) else [*head, new_line]
             index = len(head) - 1
             lines = [*head, "", *lines[retain_at:]]
+    elif retain_at is None:
+        lines = [*lines, "", "## Retain", new_line]
+        index = len(lines) - 1
     else:
-        marker = LETTER_OF_KIND[kind]
-        if confidence is not None:
-            marker += f"(c={confidence:g})"
-        new_line = f"- {marker} {body}"
-        if retain_at is None:
-            lines = [*lines, "", "## Retain", new_line]
-            index = len(lines) - 1
-        else:
-            end = _section_end(lines, retain_at)
-            lines = [*lines[:end], new_line, *lines[end:]]
-            index = end
-    write_atomic(path, "\n".join(lines) + "\n")
-    return LogWrite(path, index + 1, new_line)
+        end = _section_end(lines, retain_at)
+        lines = [*lines[:end], new_line, *lines[end:]]
+        index = end
+    return "\n".join(lines) + "\n", index
 
 
 def _needs_gap(lines: list[str]) -> bool:

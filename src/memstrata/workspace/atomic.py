@@ -1,7 +1,8 @@
 """Crash-safe file writes: temp file in the same folder, fsync, ``os.replace``, fsync the folder.
 
 A reader sees either the old file or the new one, never a half-written one, even if the process
-is killed mid-write.
+is killed mid-write. A replaced file keeps its permission bits; a new one gets what the umask
+leaves of 0666, like any file a program creates.
 """
 
 from __future__ import annotations
@@ -9,13 +10,19 @@ from __future__ import annotations
 import errno
 import json
 import os
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+import secrets
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
-from memstrata.errors import WorkspaceReadOnly
+from memstrata.errors import InputError, LockTimeout, WorkspaceReadOnly
+
+T = TypeVar("T")
+
+#: how often :func:`update_shared_file` reads a file again after another writer rewrote it
+SHARED_FILE_ATTEMPTS = 20
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
@@ -30,21 +37,15 @@ def atomic_writer(path: Path) -> Iterator[BinaryIO]:
     """A binary handle whose content replaces ``path`` atomically when the block ends (for
     files written piece by piece, such as a vector side file too big to hold twice in memory);
     an exception leaves ``path`` as it was and no temp file behind."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as error:
-        if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
-            raise
-        raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
+    fd, temp = _open_temp(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp_name, path)
+        os.replace(temp, path)
     except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
+        temp.unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
 
@@ -54,43 +55,107 @@ def write_json_atomic(path: Path, value: Any) -> None:
     write_atomic(path, json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
 
 
-def append_line(path: Path, line: str) -> None:
-    """Append one line durably. A torn last line (a writer killed mid-append) is cut off first.
+def update_shared_file(path: Path, change: Callable[[bytes | None], tuple[bytes, T]]) -> T:
+    """Write ``change(old)`` to a file other programs append to without our lock; return the
+    second item of the change that was written.
 
-    Callers hold the workspace lock, so a last line without its newline can only be the
-    remains of a crashed append; the write-ahead intent that caused it re-appends it whole.
+    ``change`` gets the file's bytes (``None`` when it is missing) and returns its new bytes.
+    New bytes that only add whole lines at the end are appended in place, in one write: an
+    append by someone else is never at risk, and neither are the lines already there. Any other
+    change is a temp file renamed over the file, but only while the file is still the one read
+    (same inode, read bytes unchanged); bytes appended to it meanwhile are copied to the end of
+    the new file. A missing file is created without replacing one made meanwhile. Whenever the
+    file changed otherwise since it was read, it is read again and ``change`` called again.
+
+    Left open: a writer that opened the file before the rename and writes only after the copy
+    still writes into the replaced file. Appending writers open, write and close within
+    microseconds, which is the window this leaves them.
+    """
+    for _ in range(SHARED_FILE_ATTEMPTS):
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            data, result = change(None)
+            if create_atomic(path, data):
+                return result
+            continue
+        except PermissionError as error:
+            raise InputError(f"{path}: cannot read ({error.strerror})") from error
+        try:
+            old = _read_range(fd, 0)
+            data, result = change(old)
+            if _only_adds_lines(old, data):
+                written = _append_if_unchanged(path, fd, len(old), data[len(old) :])
+            else:
+                written = _replace_keeping_appends(path, fd, old, data)
+        finally:
+            os.close(fd)
+        if written:
+            return result
+    raise LockTimeout(
+        f"{path}: rewritten by another program on each of {SHARED_FILE_ATTEMPTS} tries; "
+        "nothing was written"
+    )
+
+
+def create_atomic(path: Path, data: bytes) -> bool:
+    """Create ``path`` holding ``data`` whole; ``False``, writing nothing, when it exists."""
+    fd, temp = _open_temp(path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            # A hard link appears whole and, unlike a rename, never replaces what is there.
+            os.link(temp, path)
+        except FileExistsError:
+            return False
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK):
+                raise
+            # A file system without hard links: a rename keeps the file whole, at the price of
+            # a race with a writer that creates the same file in the same instant.
+            if path.exists():
+                return False
+            os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)
+    fsync_dir(path.parent)
+    return True
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line durably, first ending or cutting a last line that has no newline.
+
+    Callers hold the workspace lock, so such a line is either one a person saved without a final
+    newline (many editors do), which gets its newline, or the remains of an append killed
+    mid-write, which is cut off: the write-ahead intent that caused it re-appends it whole. A
+    torn line is one that is not valid UTF-8, holds the zero bytes a crash can leave, or, in a
+    file of JSON lines (the line appended is JSON), does not parse. Other formats (such as
+    ``.promoted``) keep a line of text, as their readers skip one they cannot use.
     """
     payload = (line.rstrip("\n") + "\n").encode("utf-8")
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        # 0666 leaves the mode to the umask, as for any new file.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     except OSError as error:
-        if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
-            raise
-        raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
+        _raise_if_refused(error, path)
+        raise
     try:
         size = os.fstat(fd).st_size
         if size:
             end = _end_of_last_full_line(fd, size)
             if end != size:
-                os.ftruncate(fd, end)
-            size = end
+                if _is_whole_line(os.pread(fd, size - end, end), like=line):
+                    payload = b"\n" + payload
+                else:
+                    os.ftruncate(fd, end)
+                    size = end
         os.pwrite(fd, payload, size)
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _end_of_last_full_line(fd: int, size: int) -> int:
-    """Offset just after the last newline in the file (0 when there is none)."""
-    position = size
-    while position > 0:
-        start = max(0, position - 4096)
-        chunk = os.pread(fd, position - start, start)
-        newline = chunk.rfind(b"\n")
-        if newline >= 0:
-            return start + newline + 1
-        position = start
-    return 0
 
 
 def fsync_dir(folder: Path) -> None:
@@ -105,3 +170,161 @@ def fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _open_temp(path: Path) -> tuple[int, Path]:
+    """A new, empty temp file beside ``path`` with the mode ``path`` has or a new file gets."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = None
+        while True:
+            temp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+            try:
+                # A new file gets 0666 less the umask from the kernel itself: reading the umask
+                # means setting it (os.umask), which races with other threads creating files.
+                # A replacement starts private and gets the old mode below, never wider.
+                fd = os.open(
+                    temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else 0o600
+                )
+                break
+            except FileExistsError:
+                continue
+    except OSError as error:
+        _raise_if_refused(error, path)
+        raise
+    if mode is not None:
+        # A file system without Unix modes (FAT, some network mounts) has none to keep.
+        with suppress(OSError):
+            os.fchmod(fd, mode)
+    return fd, temp
+
+
+def _raise_if_refused(error: OSError, path: Path) -> None:
+    """Turn a refused write into :class:`WorkspaceReadOnly`; leave any other error alone."""
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        raise WorkspaceReadOnly(f"{path}: cannot write ({error.strerror})") from error
+
+
+def _append_if_unchanged(path: Path, fd: int, size: int, data: bytes) -> bool:
+    """Append ``data`` if ``path`` is still the file open as ``fd`` and still ``size`` long."""
+    try:
+        out = os.open(path, os.O_WRONLY | os.O_APPEND)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        _raise_if_refused(error, path)
+        raise
+    try:
+        now = os.fstat(out)
+        if not _same_file(now, os.fstat(fd)) or now.st_size != size:
+            return False  # someone wrote since we read: our line may belong elsewhere now
+        _write_all(out, data)
+        os.fsync(out)
+    finally:
+        os.close(out)
+    return True
+
+
+def _replace_keeping_appends(path: Path, fd: int, old: bytes, data: bytes) -> bool:
+    """Rename ``data`` over ``path`` if it still starts with ``old``, then copy what was
+    appended to the replaced file (open as ``fd``) meanwhile to the end of the new one."""
+    temp_fd, temp = _open_temp(path)
+    try:
+        with os.fdopen(temp_fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        # As late as possible: a rewrite after this check and before the rename is lost.
+        if not (_is_same_path(path, fd) and _read_range(fd, 0, len(old)) == old):
+            temp.unlink()
+            return False
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+    late = _read_range(fd, len(old))
+    if late:
+        try:
+            out = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except FileNotFoundError:
+            return True  # deleted since: those lines went with the file, as they would have
+        try:
+            _write_all(out, late)
+            os.fsync(out)
+        finally:
+            os.close(out)
+    return True
+
+
+def _only_adds_lines(old: bytes, new: bytes) -> bool:
+    """Whether ``new`` is ``old`` with whole lines added at its end."""
+    at_line_start = not old or old.endswith(b"\n")
+    return at_line_start and len(new) > len(old) and new.startswith(old) and new.endswith(b"\n")
+
+
+def _is_same_path(path: Path, fd: int) -> bool:
+    try:
+        return _same_file(os.stat(path), os.fstat(fd))
+    except FileNotFoundError:
+        return False
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _read_range(fd: int, start: int, stop: int | None = None) -> bytes:
+    """Bytes ``start`` to ``stop`` (the end when ``None``) of the file open as ``fd``."""
+    chunks: list[bytes] = []
+    position = start
+    while stop is None or position < stop:
+        want = 1 << 20 if stop is None else min(1 << 20, stop - position)
+        chunk = os.pread(fd, want, position)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        position += len(chunk)
+    return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` (one write unless the disk fills or a signal cuts it short)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _is_whole_line(tail: bytes, like: str) -> bool:
+    """Whether ``tail``, a last line without its newline, is a whole line of a file of ``like``."""
+    try:
+        text = tail.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError:
+        return False  # cut inside a character
+    if "\0" in text or not text.strip():
+        return False
+    return _parses_as_json(text) if _parses_as_json(like) else True
+
+
+def _parses_as_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _end_of_last_full_line(fd: int, size: int) -> int:
+    """Offset just after the last newline in the file (0 when there is none)."""
+    position = size
+    while position > 0:
+        start = max(0, position - 4096)
+        chunk = os.pread(fd, position - start, start)
+        newline = chunk.rfind(b"\n")
+        if newline >= 0:
+            return start + newline + 1
+        position = start
+    return 0
