@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from memstrata import Memory
+from memstrata.clock import to_iso
 from memstrata.errors import InputError
 from memstrata.gate.admit import auto_topic_id, statements_of, with_subject
 from memstrata.gate.verdicts import (
@@ -505,3 +506,54 @@ def test_promote_dry_run_writes_nothing(mem: Memory):
     assert verdict.dry_run
     assert mem.list_topics() == []
     assert len(mem.promote()) == 1
+
+
+def test_a_fact_superseding_the_one_statement_of_a_named_topic_replaces_it_there(
+    mem: Memory, clock: Clock
+):
+    mem.remember("Ann likes kayaking", topic="people/ann")
+    clock.advance()
+
+    verdict = mem.remember("Ann likes canoeing", topic="people/ann")
+
+    assert isinstance(verdict, Superseded)
+    assert verdict.topic_id == verdict.old_id == "people/ann"
+    assert [topic.id for topic in mem.list_topics()] == ["people/ann"]
+    ann = mem.get_topic("people/ann")
+    assert ann.summary == "Ann likes canoeing\n" and ann.meta.state == "active"
+    assert ann.meta.observed == to_iso(clock.now)  # what it says now was said then
+    last = mem.topic_history("people/ann")[-1]
+    assert last.op == "supersede" and "Ann likes kayaking" in last.reason
+
+
+def test_a_fact_that_cannot_go_into_the_named_topic_says_where_it_went_and_why(
+    mem: Memory, clock: Clock
+):
+    mem.remember("Ann likes kayaking", topic="people/ann")
+    clock.advance()
+
+    opposite = mem.remember("Ann does not like kayaking", topic="people/ann")
+    explicit = mem.remember("Ann likes rafting", topic="people/ann", supersedes="people/ann")
+
+    assert isinstance(opposite, Conflicted) and opposite.topic_id != "people/ann"
+    assert "not stored in people/ann as asked" in opposite.reason
+    assert isinstance(explicit, Superseded) and explicit.topic_id != "people/ann"
+    assert "not stored in people/ann as asked" in explicit.reason
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Printer p1 has 300 pages left", "Printer hq has 120 pages left"),
+        ("Widget w1 weighs 1 grams", "Widget zz weighs 5 grams"),
+    ],
+)
+def test_a_fact_about_a_subject_named_otherwise_leaves_the_coded_one_alone(
+    mem: Memory, first: str, second: str
+):
+    stored = mem.remember(first)
+
+    verdict = mem.remember(second)
+
+    assert isinstance(verdict, Admitted) and verdict.created
+    assert mem.get_topic(stored.topic_id).meta.state == "active"

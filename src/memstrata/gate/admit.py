@@ -161,7 +161,8 @@ class Gate:
         if relation.kind == "update" and (
             observed > stored or (observed == stored and not candidate.observed)
         ):
-            if not match.whole:
+            if not match.whole or match.topic.id == target:
+                # a page, or the topic the caller named: the statement is replaced in place
                 return self._replace_sentence(fact, match, redacted, dry_run)
             return self._supersede(fact, target, match.topic, relation.reason, redacted, dry_run)
         why = (
@@ -274,7 +275,9 @@ class Gate:
         if isinstance(placed, Rejected):
             return replace(placed, dry_run=dry_run)
         summary, kept = placed
-        reason = f"supersedes {old.id}: {why}"
+        reason = f"supersedes {old.id}: {why}" + _elsewhere(
+            target, old.id, "it is the topic superseded"
+        )
         if dry_run:
             return Superseded(new_id, old.id, reason, redacted, True)
         self._write(
@@ -312,6 +315,13 @@ class Gate:
         reason = f"replaced {match.statement!r}: {match.relation.reason}"
         if not dry_run:
             summary = _in_place(topic.summary, match.statement, str(fact.text))
+            meta = topic.meta
+            changes = {
+                "lineage": _lineage(meta.lineage, fact.source),
+                "entities": tuple(dict.fromkeys((*meta.entities, *fact.entities))),
+                # the topic now holds a statement made then: what comes later is newer than it
+                "observed": max(meta.observed or meta.created, fact.observed),
+            }
             self.topics.write(
                 topic.id,
                 summary,
@@ -319,7 +329,7 @@ class Gate:
                 actor=fact.actor,
                 op="supersede",
                 reason=reason,
-                meta_changes={"lineage": _lineage(topic.meta.lineage, fact.source)},
+                meta_changes=changes,
             )
             self.on_write(topic.id)
         return Superseded(topic.id, topic.id, reason, redacted, dry_run)
@@ -342,7 +352,9 @@ class Gate:
             return replace(placed, dry_run=dry_run)
         summary, kept = placed
         pid = proposal_id("conflict", new_id, other.id)
-        reason = f"conflicts with {other.id}: {why}"
+        reason = f"conflicts with {other.id}: {why}" + _elsewhere(
+            target, other.id, "the two sides of a conflict stay in two topics until a person rules"
+        )
         if dry_run:
             return Conflicted(new_id, other.id, pid, reason, redacted, True)
         self._write(
@@ -459,6 +471,13 @@ class Gate:
             meta_changes=changes,
         )  # type: ignore[arg-type]
         self.on_write(topic_id)
+
+
+def _elsewhere(target: str | None, other_id: str, why: str) -> str:
+    """Say so when the fact is not stored in the topic the caller named, and why."""
+    if target != other_id:
+        return ""
+    return f"; not stored in {target} as asked: {why}"
 
 
 def _in_place(summary: str, statement: str, text: str) -> str:

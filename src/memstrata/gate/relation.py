@@ -41,6 +41,7 @@ from memstrata.gate.statements import (
     own_words,
     predicate_of,
     scattered,
+    shown_as_written,
     spelled,
     subject_words,
     word_overlap,
@@ -82,10 +83,10 @@ def relate(
     own_a, own_b = own_words(a, b), own_words(b, a)
     difference = detail_difference(a, b) or _prefix_antonym(own_a, own_b)
     same_subject = _same_subject(a, b)
-    if a.naming and b.naming and a.naming != b.naming:
+    apart = _named_apart(a, b)
+    if apart:
         # "Release 2.3 shipped …" / "Release 2.4 shipped …": the number names another one
-        shown = f"{', '.join(sorted(b.naming))} / {', '.join(sorted(a.naming))}"
-        return Relation("unrelated", f"about another one ({shown})", overlap, cosine)
+        return Relation("unrelated", f"about another one ({apart})", overlap, cosine)
     if _only_added(difference, a, b):
         # One side only adds or leaves out a detail ("in March" / "12–14 March"): it says more
         # or less, not something else. A name so added is no word of its own either.
@@ -141,6 +142,38 @@ def relate(
         changed = f"{spelled(b, own_b)} → {spelled(a, own_a)}"
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
+
+
+def _named_apart(a: Features, b: Features) -> str:
+    """How ``b`` and ``a`` name two things, or ``""``: a number or code right after the subject
+    names it, and another one in that place names another thing ("Release *2.3*" / "Release
+    *2.4*"); so does a word of its own in that place when the statement goes on as the coded
+    one does ("Printer *p1* has 300 pages left" / "Printer *hq* has 120 pages left")."""
+    if a.naming and b.naming:
+        if a.naming == b.naming:
+            return ""
+        return f"{_naming(b)} / {_naming(a)}"
+    for coded, worded in ((b, a), (a, b)):
+        if coded.naming and _in_naming_place(worded, coded):
+            shown = (_naming(coded), spelled(worded, {worded.slot}))
+            return " / ".join(shown if coded is b else shown[::-1])
+    return ""
+
+
+def _naming(features: Features) -> str:
+    return shown_as_written(features, "number", features.naming)
+
+
+def _in_naming_place(worded: Features, coded: Features) -> bool:
+    """``worded`` has a word of its own right after the subject both open with, and the word
+    after it is the first ``coded`` says after its subject and code."""
+    if worded.cjk or coded.cjk or not worded.slot or worded.slot in coded.words:
+        return False
+    if worded.subject != coded.subject:
+        return False
+    said = [word for word, _ in worded.sequence]
+    at = said.index(worded.slot)
+    return at + 1 < len(said) and said[at + 1] == predicate_of(coded)
 
 
 def _same_subject(a: Features, b: Features) -> bool:

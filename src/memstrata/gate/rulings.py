@@ -59,16 +59,35 @@ def rule_on(
     if accept and keep not in ("a", "b", "both"):
         raise InputError(f"--keep must be a, b or both, not {keep!r}")
     ruling = keep if accept and keep else "both"
+    # Every side is checked before anything is written: a ruling is carried out whole or not
+    # at all. A side whose topic is gone (deleted by hand) cannot be kept or superseded, but
+    # the proposal can still be closed, keeping what is left.
+    gone = {
+        label: topic_id for label, topic_id in sides.items() if not gate.topics.exists(topic_id)
+    }
+    if gone and ruling != "both":
+        raise InputError(
+            f"{pid}: cannot keep {ruling}: {_gone(gone)}; reject the proposal (or accept it "
+            "with keep both) to close it and keep what is left"
+        )
     why = f"ruling on {pid}: keep {ruling}"
     if ruling == "both":
         for topic_id in sides.values():
-            _set(gate, topic_id, "active", why, actor, clear_conflict=tuple(sides.values()))
+            if topic_id not in gone.values():
+                _set(gate, topic_id, "active", why, actor, clear_conflict=tuple(sides.values()))
     else:
         winner, loser = sides[ruling], sides["b" if ruling == "a" else "a"]
         _set(gate, winner, "active", why, actor, clear_conflict=(loser,))
         _set(gate, loser, "superseded", why, actor, clear_conflict=(winner,), superseded_by=winner)
     status = "accepted" if accept else "rejected"
-    return gate.proposals.resolve(pid, status, f"kept {ruling}", now)
+    closed = f"kept {ruling}" + (f"; {_gone(gone)}" if gone else "")
+    return gate.proposals.resolve(pid, status, closed, now)
+
+
+def _gone(gone: dict[str, str]) -> str:
+    """``side a (notes/x) is gone``, or ``sides a (…) and b (…) are gone``."""
+    named = " and ".join(f"{label} ({topic_id})" for label, topic_id in sorted(gone.items()))
+    return f"side {named} is gone" if len(gone) == 1 else f"sides {named} are gone"
 
 
 def _set(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -60,43 +61,60 @@ class Features:
     sequence: tuple[tuple[str, bool], ...] = ()
     #: the Chinese runs in order, as compared (particles and negations out)
     han: tuple[str, ...] = ()
-    #: each English content word as first written (lower case): ``lik`` → ``prefers``
-    spelling: tuple[tuple[str, str], ...] = ()
     #: numbers and codes written right after the subject, which name it: "Release *2.3*",
     #: "Server *alpha1*", "Ticket PROJ-*101*" (not "the meeting is at 3pm")
     naming: frozenset[str] = frozenset()
+    #: the English content word written right after the subject's first word, where a code
+    #: would name it: "Printer *hq* has …" (the place of p1 in "Printer p1 has …")
+    slot: str = ""
+    #: the text as read (NFKC), and where each feature was written in it, in order:
+    #: ``(kind, value, start, end)`` with kind word, number, date or name, so that a reason
+    #: can quote "flat white" or "March 3" rather than the folded "flat, whit" or "3"
+    text: str = ""
+    marks: tuple[tuple[str, str, int, int], ...] = ()
 
 
 @lru_cache(maxsize=4096)
 def features_of(text: str) -> Features:
     """Extract the features of ``text`` (cached: the gate compares one text many times)."""
-    text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
-    dates = {m.group(0) for m in _ISO_DATE.finditer(text)}
-    text = _ISO_DATE.sub(" ", text)
-    names = {m.casefold() for m in _MENTION.findall(text)}
-    cjk = bool(re.search(f"[{_CJK}]", text))
-    state = _State(names=names, dates=dates)
-    text = _normalise_english(text)
+    read = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
+    written = _Traced(read)
+    state = _State()
+    for match in _ISO_DATE.finditer(read):
+        state.where = match.span()
+        state.add_date(match.group(0))
+    written.sub(_ISO_DATE, " ")
+    for match in _MENTION.finditer(written.text):
+        state.where = written.origin(*match.span())
+        state.add_name(match.group(1).casefold())
+    cjk = bool(re.search(f"[{_CJK}]", read))
+    state.where = None
+    _normalise_english(written)
     if cjk:
-        text = _normalise_chinese(text, state)
+        _normalise_chinese(written, state)
+    text = written.text
     matches = list(_TOKEN.finditer(text))
     tokens = [(m.lastgroup or "", m.group(0)) for m in matches]
     naming: set[str] = set()  # numbers that name the subject: "Release 2.3", "Server alpha1"
-    subject_end = -2
+    slot = ""
+    subject_end = subject_start = -2
     for position, (kind, token) in enumerate(tokens):
         following = tokens[position + 1][1] if position + 1 < len(tokens) else ""
         numbers, words = set(state.numbers), len(state.sequence)
         had_subject = bool(state.subject)
+        span = matches[position].span()
+        state.where = written.origin(*span)
         if kind == "num":
             state.add_number(token, following)
         elif kind == "cjk":
             _read_chinese(token, state)
         else:
-            span = matches[position].span()
             _read_word(token, following, state, _in_compound(text, *span), position == 0)
         if not had_subject and state.subject and kind == "word":
-            subject_end = position  # English: a Chinese run holds its numbers inside it
-        elif position == subject_end + 1:
+            subject_end = subject_start = position  # English: a Chinese run holds its numbers
+        elif position == subject_start + 1 and len(state.sequence) > words:
+            slot = state.sequence[-1][0]
+        if position == subject_end + 1:
             added = state.numbers - numbers
             if added:
                 naming |= added
@@ -115,32 +133,60 @@ def features_of(text: str) -> Features:
         cjk,
         tuple(state.sequence),
         tuple(state.han),
-        tuple(state.spelling.items()),
         frozenset(naming),
+        slot,
+        read,
+        tuple(state.marks),
     )
 
 
 class _State:
     """What one pass over the tokens of a statement has found so far."""
 
-    def __init__(self, names: set[str], dates: set[str]) -> None:
+    def __init__(self) -> None:
         self.words: set[str] = set()
         self.numbers: set[str] = set()
-        self.dates = dates
-        self.names = names
+        self.dates: set[str] = set()
+        self.names: set[str] = set()
         self.relatives: set[str] = set()
         self.negated = False
         self.change_marked = False
         self.subject = ""
         self.sequence: list[tuple[str, bool]] = []
         self.han: list[str] = []
-        self.spelling: dict[str, str] = {}
         self.skip_unit = ""
+        #: where in the text as read the token being read was written
+        self.where: tuple[int, int] | None = None
+        self.marks: list[tuple[str, str, int, int]] = []
+
+    def mark(self, kind: str, value: str) -> None:
+        if self.where is not None:
+            self.marks.append((kind, value, *self.where))
 
     def add_word(self, word: str) -> None:
         self.words.add(word)
         if not self.subject:
             self.subject = word
+        self.mark("word", word)
+
+    def add_date(self, date: str) -> None:
+        self.dates.add(date)
+        self.mark("date", date)
+
+    def add_name(self, name: str) -> None:
+        self.names.add(name)
+        self.mark("name", name)
+
+    def add_code(self, code: str) -> None:
+        self.numbers.add(code)
+        self.mark("number", code)
+
+    def take_unit(self) -> None:
+        """The token being read is the unit of the number before it ("8 *min*"): quoted with it."""
+        self.skip_unit = ""
+        if self.where is not None and self.marks and self.marks[-1][0] == "number":
+            kind, value, start, _ = self.marks[-1]
+            self.marks[-1] = (kind, value, start, self.where[1])
 
     def add_number(self, token: str, following: str) -> None:
         value = lexicon.THOUSANDS.sub("", token)
@@ -159,7 +205,7 @@ class _State:
         if ":" in value:
             hours, _, minutes = value.partition(":")
             value = f"{int(hours):02d}:{minutes}" if hours.isdigit() else value
-        self.numbers.add(value + unit)
+        self.add_code(value + unit)
 
 
 def _times(value: str, factor: int) -> str:
@@ -170,12 +216,54 @@ def _times(value: str, factor: int) -> str:
     return str(int(number)) if number.is_integer() else str(number)
 
 
-def _normalise_english(text: str) -> str:
-    text = lexicon.FILLER.sub(" ", text)
+class _Traced:
+    """A text being normalised, each character traced to the span of the text as read that it
+    stands for: "3pm" → " 15:00 ", each of its characters from "3pm"."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.spans = [(i, i + 1) for i in range(len(text))]
+
+    def sub(
+        self, pattern: re.Pattern[str], replacement: str | Callable[[re.Match[str]], str]
+    ) -> None:
+        """``pattern.sub(replacement, text)``, tracing each replacement to what it replaced."""
+        pieces: list[str] = []
+        spans: list[tuple[int, int]] = []
+        last = 0
+        for match in pattern.finditer(self.text):
+            start, end = match.span()
+            new = replacement(match) if callable(replacement) else match.expand(replacement)
+            pieces.append(self.text[last:start])
+            spans.extend(self.spans[last:start])
+            pieces.append(new)
+            spans.extend([self.origin(start, end)] * len(new))
+            last = end
+        if pieces:
+            pieces.append(self.text[last:])
+            spans.extend(self.spans[last:])
+            self.text, self.spans = "".join(pieces), spans
+
+    def replace(self, old: str, new: str) -> None:
+        if old in self.text:
+            self.sub(re.compile(re.escape(old)), lambda _match: new)
+
+    def origin(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the text as read that ``text[start:end]`` stands for."""
+        if end > start:
+            return self.spans[start][0], self.spans[end - 1][1]
+        if start < len(self.spans):
+            return self.spans[start][0], self.spans[start][0]
+        edge = self.spans[-1][1] if self.spans else 0
+        return edge, edge
+
+
+def _normalise_english(text: _Traced) -> None:
+    text.sub(lexicon.FILLER, " ")
     for pattern, replacement in lexicon.ALIAS_PATTERNS:
-        text = pattern.sub(replacement, text)
-    text = lexicon.TIME_12H.sub(_clock_12h, text)
-    return lexicon.TIME_24H.sub(lambda m: f"{int(m.group(1)):02d}:{m.group(2)}", text)
+        text.sub(pattern, replacement)
+    text.sub(lexicon.TIME_12H, _clock_12h)
+    text.sub(lexicon.TIME_24H, lambda m: f"{int(m.group(1)):02d}:{m.group(2)}")
 
 
 def _clock_12h(match: re.Match[str]) -> str:
@@ -183,29 +271,29 @@ def _clock_12h(match: re.Match[str]) -> str:
     return f" {hour:02d}:{match.group(2) or '00'} "
 
 
-def _normalise_chinese(text: str, state: _State) -> str:
+def _normalise_chinese(text: _Traced, state: _State) -> None:
     for pattern, replacement in lexicon.ZH_PROTECTED_PATTERNS:
-        text = pattern.sub(replacement, text)
-    text = lexicon.ZH_TIME.sub(_zh_clock, text)
-    text = lexicon.ZH_WEEKDAY.sub(lambda m: f" {lexicon.ZH_WEEKDAYS[m.group(1)]} ", text)
-    text = lexicon.ZH_MONTH_DAY.sub(_zh_month_day, text)
+        text.sub(pattern, replacement)
+    text.sub(lexicon.ZH_TIME, _zh_clock)
+    text.sub(lexicon.ZH_WEEKDAY, lambda m: f" {lexicon.ZH_WEEKDAYS[m.group(1)]} ")
+    text.sub(lexicon.ZH_MONTH_DAY, _zh_month_day)
     for marker in lexicon.ZH_CHANGE:
-        if marker in text:
+        if marker in text.text:
             state.change_marked = True
-            text = text.replace(marker, "不" if marker == "不再" else " ")
+            text.replace(marker, "不" if marker == "不再" else " ")
     for verb in lexicon.ZH_STOP_VERBS:
-        if verb in text:
+        if verb in text.text:
             state.change_marked = True
             state.negated = not state.negated
-            text = text.replace(verb, " ")
+            text.replace(verb, " ")
     for phrase, replacement in lexicon.ZH_PHRASES:
-        text = text.replace(phrase, replacement)
-    text = lexicon.ZH_LOVE.sub("喜欢", text)
+        text.replace(phrase, replacement)
+    text.sub(lexicon.ZH_LOVE, "喜欢")
     for relative in lexicon.ZH_RELATIVES:
-        if relative in text:
+        if relative in text.text:
             state.relatives.add(relative)
             state.names.add(relative)
-    return lexicon.ZH_NUMBER.sub(lambda m: f" {_zh_number(m.group(0))} ", text)
+    text.sub(lexicon.ZH_NUMBER, lambda m: f" {_zh_number(m.group(0))} ")
 
 
 def _zh_clock(match: re.Match[str]) -> str:
@@ -259,9 +347,12 @@ def _read_chinese(run: str, state: _State) -> None:
     state.skip_unit = ""
     kept = "".join(ch for ch in run if ch not in lexicon.ZH_PARTICLES)
     state.han.append(kept)
-    # bigrams for order, single characters so that an inserted word does not hide the rest
+    # bigrams for order, single characters so that an inserted word does not hide the rest;
+    # quoted by their run (``han``), not by a mark
+    where, state.where = state.where, None
     for gram in sorted(_bigrams(kept) | set(kept), key=lambda g: (kept.find(g), -len(g))):
         state.add_word(gram)
+    state.where = where
 
 
 def _in_compound(text: str, start: int, end: int) -> bool:
@@ -277,7 +368,7 @@ def _read_word(
     token: str, following: str, state: _State, compound: bool = False, opening: bool = False
 ) -> None:
     if state.skip_unit:
-        state.skip_unit = ""
+        state.take_unit()
         return
     folded = token.casefold()
     if (
@@ -296,38 +387,37 @@ def _read_word(
     if token in lexicon.CAPITAL_DATES and (
         token != "May" or following[:1].isdigit() or not following
     ):
-        state.dates.add(lexicon.CAPITAL_DATES[token])
+        state.add_date(lexicon.CAPITAL_DATES[token])
         return
     if folded in lexicon.NUMBER_WORDS and not compound:
         state.add_number(lexicon.NUMBER_WORDS[folded], following)
         return
     if any(ch.isdigit() for ch in folded):
-        state.numbers.add(folded)  # versions and codes: v2, p99, s3, ec2
+        state.add_code(folded)  # versions and codes: v2, p99, s3, ec2
         return
     date = lexicon.DATES.get(folded) or (
         lexicon.DATES.get(folded[:-1]) if folded.endswith("s") else None
     )
     if date:
-        state.dates.add(date)
+        state.add_date(date)
         return
     if len(folded) == 1 and folded.isalpha():
         # one letter names a value: "models in R" / "in C", "Plan A" / "Plan B" (not "I", and
         # not the article "a" or a capital A opening the statement)
         if token == "I" or (folded in STOP_WORDS and (token.islower() or opening)):
             return
-        state.names.add(folded)
+        state.add_name(folded)
         state.add_word(folded)
         state.sequence.append((folded, True))
-        state.spelling.setdefault(folded, token)
         return
     if folded in STOP_WORDS or folded in lexicon.EXTRA_STOP or len(folded) < 2:
         return
     name = False
     if folded in lexicon.RELATIVES:
         state.relatives.add(_stem(folded))
-        state.names.add(_stem(folded))
+        state.add_name(_stem(folded))
     elif token[:1].isupper() and folded not in lexicon.OPENERS:
-        state.names.add(folded)
+        state.add_name(folded)
         name = True
     word, negates = _fold(folded)
     if negates:
@@ -341,7 +431,6 @@ def _read_word(
     if word not in lexicon.LIGHT_STEMS:
         state.add_word(word)
         state.sequence.append((word, name))
-        state.spelling.setdefault(word, folded)
 
 
 def fold_word(word: str) -> str:
@@ -475,10 +564,9 @@ def scattered(features: Features, own: frozenset[str]) -> bool:
 
 def spelled(features: Features, words: frozenset[str] | set[str], most: int = 3) -> str:
     """``words`` of ``features`` as a person wrote them, in the order written, for a reason:
-    "flat, white" rather than the folded "flat, whit"; Chinese characters joined into the
+    "flat white" rather than the folded "flat, whit"; Chinese characters joined into the
     phrases they stand in ("后端, 程师" rather than "后, 端, 师, 程")."""
-    spelling = dict(features.spelling)
-    shown = [spelling.get(word, word) for word, _ in features.sequence if word in words]
+    shown = quoted(features, {("word", word) for word in words})
     for run in features.han:
         piece = ""
         for ch in run + "\0":
@@ -487,8 +575,49 @@ def spelled(features: Features, words: frozenset[str] | set[str], most: int = 3)
             elif piece:
                 shown.append(piece)
                 piece = ""
-    shown = list(dict.fromkeys(shown)) or sorted(words)
+    return _joined(shown or sorted(words), most)
+
+
+def _joined(shown: list[str], most: int = 3) -> str:
+    shown = list(dict.fromkeys(shown))
     return ", ".join(shown[:most]) + (", …" if len(shown) > most else "")
+
+
+#: what may stand between two quoted words for them to be one phrase: spaces, dashes, slashes
+#: and words that carry no feature ("jazz *and* blues", "Monday *at* 3pm", "12*–*14 March")
+_JOINER = re.compile(r"[\s\-–—/+&']*")
+_JOINED_WORDS = 3
+
+
+def quoted(features: Features, wanted: set[tuple[str, str]]) -> list[str]:
+    """The places where the ``(kind, value)`` features in ``wanted`` were written, as written,
+    neighbours joined into one phrase: ``[("word", "flat"), ("word", "whit")]`` → "flat white",
+    a date and its day → "March 3", a time → "3pm" (not the "15:00" it is compared as)."""
+    marked = sorted({(start, end) for _, _, start, end in features.marks})
+    spans = sorted(
+        {(start, end) for kind, value, start, end in features.marks if (kind, value) in wanted}
+    )
+    phrases: list[tuple[int, int]] = []
+    for start, end in spans:
+        if phrases and _one_phrase(features.text, phrases[-1][1], start, marked):
+            phrases[-1] = (phrases[-1][0], max(end, phrases[-1][1]))
+        else:
+            phrases.append((start, end))
+    return [features.text[start:end].strip() for start, end in phrases]
+
+
+def _one_phrase(text: str, end: int, start: int, marked: list[tuple[int, int]]) -> bool:
+    """Nothing but joiners between ``text[:end]`` and ``text[start:]``: no other feature, no
+    punctuation that ends a clause or lists."""
+    if start <= end:
+        return True
+    if any(end <= left and right <= start for left, right in marked):
+        return False
+    gap = text[end:start]
+    words = re.findall(r"[^\W_]+", gap)
+    return (
+        len(words) <= _JOINED_WORDS and _JOINER.fullmatch(re.sub(r"[^\W_]+", " ", gap)) is not None
+    )
 
 
 def subject_words(text: str) -> frozenset[str]:
@@ -526,23 +655,32 @@ def changed_detail(new: Features, old: Features) -> str:
     changed a name, not "a number".
     """
     sides = (
-        ("number", new.numbers - old.numbers, old.numbers - new.numbers),
         ("date", new.dates - old.dates, old.dates - new.dates),
+        ("number", new.numbers - old.numbers, old.numbers - new.numbers),
         ("name", _unmatched_names(new, old), _unmatched_names(old, new)),
     )
-    for kind, added, dropped in sides:
-        if added and dropped:
-            return f"another {kind}: {_listed(dropped)} → {_listed(added)}"
+    changed = [(kind, added, dropped) for kind, added, dropped in sides if added and dropped]
+    if changed:
+        # A date named first: the day and year written with it change with it ("March 3 →
+        # April 9"), all quoted together.
+        before = {(kind, value) for kind, _, dropped in changed for value in dropped}
+        after = {(kind, value) for kind, added, _ in changed for value in added}
+        return f"another {changed[0][0]}: {_shown(old, before)} → {_shown(new, after)}"
     for kind, added, dropped in sides:
         if added:
-            return f"a {kind} added: {_listed(added)}"
+            return f"a {kind} added: {_shown(new, {(kind, value) for value in added})}"
         if dropped:
-            return f"a {kind} left out: {_listed(dropped)}"
+            return f"a {kind} left out: {_shown(old, {(kind, value) for value in dropped})}"
     return "another detail"
 
 
-def _listed(values: set[str] | frozenset[str]) -> str:
-    return ", ".join(sorted(values)[:3])
+def shown_as_written(features: Features, kind: str, values: frozenset[str] | set[str]) -> str:
+    """Values of one kind of detail ("number": {"2.3"}) as ``features`` wrote them."""
+    return _shown(features, {(kind, value) for value in values})
+
+
+def _shown(features: Features, wanted: set[tuple[str, str]]) -> str:
+    return _joined(quoted(features, wanted) or sorted(value for _, value in wanted))
 
 
 def _unmatched_names(a: Features, b: Features) -> set[str]:
