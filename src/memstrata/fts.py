@@ -62,6 +62,12 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+def content_terms(query: str) -> list[str]:
+    """The terms of ``query`` that are no stop words: what a search can match on. A query of
+    common words alone ("what is it?", "the") matches everything a little, so nothing."""
+    return [term for term in query_terms(query, drop_stop_words=False) if term not in STOP_WORDS]
+
+
 def match_expression(query: str, operator: str = "OR") -> str | None:
     """Turn a user query into a safe FTS5 MATCH expression; ``None`` when it has no terms."""
     terms = query_terms(query)

@@ -14,18 +14,24 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from memstrata.errors import ParseError, TopicNotFound
+from memstrata.errors import ParseError, TopicNotFound, WorkspaceReadOnly
 from memstrata.index.db import IndexDB
 from memstrata.journal.parse import ParsedJournal, day_of
 from memstrata.journal.promoted import PROMOTED_FILE, read_promoted
 from memstrata.model import HeldEntry, Problem, Topic
-from memstrata.wiki.index_file import entry_for, update_index_file, write_index_file
+from memstrata.wiki.index_file import (
+    entry_for,
+    index_file_readable,
+    update_index_file,
+    write_index_file,
+)
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore
 
 if TYPE_CHECKING:
@@ -42,6 +48,14 @@ TOPIC_SCAN_INTERVAL_MAX_S = 30.0
 #: index meta key: the topic folders the last sync could not read (a JSON list of
 #: ``namespace/slug`` as named on disk: ids, and folders whose names are not ids)
 _UNREAD_TOPICS = "unread_topics"
+#: index meta key: the problems of each journal day and the stamp of the file they were found
+#: in (a JSON object of source → ``{"stamp": …, "problems": [[path, line, message], …]}``), so
+#: status lists them on every run, not only after a change
+_JOURNAL_PROBLEMS = "journal_problems"
+#: index meta key: set by the first sync of an index made anew
+_FILLED = "filled"
+#: a file named like a journal day (``2025-02-30.md`` is no day: not read, so reported)
+_DAY_LIKE = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
 
 
 @dataclass(slots=True)
@@ -84,6 +98,9 @@ def sync_index(
         return report
     with lock.held():
         topics.complete_pending()
+        # The first sync of an index made anew (a rebuild) reports every topic over its cap,
+        # as status does; later ones do not: their problems are what a read could not use.
+        filling = index.recreated and index.get_meta(_FILLED) is None
         unread = json.loads(index.get_meta(_UNREAD_TOPICS) or "[]")
         if scan_topics:
             cost_s = _sync_topics(index, report, workspace, topics, read_only)
@@ -95,11 +112,76 @@ def sync_index(
         still = sorted({problem.topic for problem in report.problems if problem.topic})
         if still != unread:
             index.set_meta(_UNREAD_TOPICS, json.dumps(still))
+        if filling:
+            report.problems.extend(oversized_topics(index, topics))
+            index.set_meta(_FILLED, "1")
+        repair_index_json(workspace, topics)
         _sync_journals(index, report, workspace, parse_journal_file)
         sync_promoted(index, workspace)
         if report.topics_removed or report.journals_removed:
             index.prune_entities()
     return report
+
+
+def repair_index_json(workspace: Workspace, topics: TopicStore) -> bool:
+    """Rebuild ``_index.json`` from the topic files when it is missing or cannot be read;
+    return whether it was.
+
+    A stat and a small read when the view cache vouches for the file (see
+    :func:`~memstrata.wiki.index_file.index_file_readable`). A file that cannot be rewritten
+    either (a folder in its place) is left: the Index channel then fails alone.
+    """
+    path = workspace.index_json
+    if index_file_readable(path, workspace.index_view_path):
+        return False
+    if not path.exists() and not topics.folder_names():
+        return False  # no topics, no index yet: nothing is missing
+    try:
+        rewrite_index_json(path, topics, workspace.index_view_path)
+    except (OSError, WorkspaceReadOnly):
+        return False
+    return True
+
+
+def oversized_topics(index: IndexDB, topics: TopicStore) -> list[Problem]:
+    """A problem for each indexed topic whose summary.md or detail.md is over its cap.
+
+    Only a file whose size in bytes (in the index's stamp of it) is over its cap in characters
+    is read: a character takes at least a byte, so the others cannot be over.
+    """
+    limits = topics.limits
+    problems: list[Problem] = []
+    for key, stamp in sorted(index.stamps("topic:").items()):
+        sizes = [part.partition(":")[0] for part in stamp.split("|")]
+        summary_bytes = int(sizes[0]) if sizes[0].isdigit() else 0
+        detail_bytes = int(sizes[1]) if len(sizes) > 1 and sizes[1].isdigit() else 0
+        if summary_bytes <= limits.summary_max_chars and detail_bytes <= limits.detail_max_chars:
+            continue
+        try:
+            problems += topics.over_caps(topics.get(key.removeprefix("topic:")))
+        except (ParseError, TopicNotFound, OSError):
+            continue  # unreadable (sync names it) or removed since
+    return problems
+
+
+def journal_problems(index: IndexDB) -> list[Problem]:
+    """The problems of every journal day as last parsed (see :data:`_JOURNAL_PROBLEMS`)."""
+    checked = _checked_journals(index)
+    return [
+        Problem(path, line, message)
+        for source in sorted(checked)
+        for path, line, message in checked[source]["problems"]
+    ]
+
+
+def _checked_journals(index: IndexDB) -> dict[str, dict[str, Any]]:
+    """:data:`_JOURNAL_PROBLEMS`; a value that is no JSON object is forgotten (every day is
+    then parsed again: the index is derived)."""
+    try:
+        checked = json.loads(index.get_meta(_JOURNAL_PROBLEMS) or "{}")
+    except ValueError:
+        return {}
+    return checked if isinstance(checked, dict) else {}
 
 
 def record_topic_check(workspace: Workspace, cost_s: float, at_s: float | None = None) -> None:
@@ -202,7 +284,13 @@ def _sync_topics(
     else:
         gone = []
     if (changed or gone) and not read_only:
-        update_index_file(workspace.index_json, [topic for topic, _ in changed], gone)
+        update_index_file(
+            workspace.index_json,
+            [topic for topic, _ in changed],
+            gone,
+            every_topic=topics.list,
+            cache=workspace.index_view_path,
+        )
     return cost_s
 
 
@@ -216,24 +304,50 @@ def _sync_journals(
     seen: set[str] = set()
     folder = workspace.memory_dir
     prefix = workspace.relative(folder)
-    for name, stamp in _journal_stamps(folder):
+    days, misnamed = _journal_stamps(folder)
+    for name in misnamed:
+        report.problems.append(
+            Problem(
+                f"{prefix}/{name}",
+                None,
+                f"named like a journal day, but {name.removesuffix('.md')} is no date, so it "
+                "is skipped: rename it to the day it logs",
+            )
+        )
+    # A day's problems are kept with the stamp of the file they were found in: a day indexed
+    # by another path (``Memory.log``) is parsed again here for its problems.
+    checked = _checked_journals(index)
+    changed = False
+    for name, stamp in days:
         source = f"{prefix}/{name}"
         key = f"journal:{source}"
         seen.add(key)
-        if known.get(key) == stamp:
+        indexed = known.get(key) == stamp
+        if indexed and checked.get(source, {}).get("stamp") == stamp:
             continue
         path = folder / name
         try:
             parsed = parse_journal_file(path)
         except ParseError as error:
+            # Not stamped, so parsed (and reported) again by every sync until fixed.
             report.problems.append(Problem(error.path, error.line, error.problem))
+            changed = checked.pop(source, None) is not None or changed
             continue
         report.problems.extend(parsed.problems)
-        report.held.extend(index.put_journal(source, parsed, stamp))
-        report.journals_indexed += 1
+        found = [[item.path, item.line, item.message] for item in parsed.problems]
+        checked[source] = {"stamp": stamp, "problems": found}
+        changed = True
+        if not indexed:
+            report.held.extend(index.put_journal(source, parsed, stamp))
+            report.journals_indexed += 1
     for key in sorted(set(known) - seen):
         index.delete_journal(key.removeprefix("journal:"))
         report.journals_removed += 1
+    for source in set(checked) - {key.removeprefix("journal:") for key in seen}:
+        del checked[source]
+        changed = True
+    if changed:
+        index.set_meta(_JOURNAL_PROBLEMS, json.dumps(checked, ensure_ascii=False, sort_keys=True))
 
 
 def sync_promoted(index: IndexDB, workspace: Workspace) -> None:
@@ -250,13 +364,15 @@ def recreate_index(db_path: Path) -> IndexDB:
     return IndexDB.open(db_path)
 
 
-def rewrite_index_json(index_json: Path, topics: TopicStore) -> None:
-    """Write ``_index.json`` afresh from every topic that parses (sync reports the rest)."""
-    write_index_file(index_json, [entry_for(topic) for topic in topics.list()])
+def rewrite_index_json(index_json: Path, topics: TopicStore, cache: Path | None = None) -> None:
+    """Write ``_index.json`` afresh from every topic that parses (sync reports the rest);
+    ``cache`` as for :func:`~memstrata.wiki.index_file.write_index_file`."""
+    write_index_file(index_json, [entry_for(topic) for topic in topics.list()], cache)
 
 
-def _journal_stamps(folder: Path) -> list[tuple[str, str]]:
-    """``(file name, stamp)`` of each daily log in ``folder``, by name.
+def _journal_stamps(folder: Path) -> tuple[list[tuple[str, str]], list[str]]:
+    """``(file name, stamp)`` of each daily log in ``folder``, by name, and the names of files
+    named like one that are no date (``2025-02-30.md``).
 
     Every read runs this (a year of logs is 365 files): one ``scandir`` and one ``stat`` per
     file, no ``Path`` objects, which cost ~30 ms per read under pathlib. Same stamp as
@@ -265,17 +381,22 @@ def _journal_stamps(folder: Path) -> list[tuple[str, str]]:
     try:
         entries = list(os.scandir(folder))
     except (FileNotFoundError, NotADirectoryError):
-        return []
+        return [], []
     found = []
+    misnamed = []
     for entry in entries:
-        if not entry.name.endswith(".md") or not day_of(entry.name):
+        if not entry.name.endswith(".md"):
+            continue
+        if not day_of(entry.name):
+            if _DAY_LIKE.match(entry.name):
+                misnamed.append(entry.name)
             continue
         try:
             info = entry.stat()
         except FileNotFoundError:
             continue  # removed since the scan
         found.append((entry.name, f"{info.st_size}:{info.st_mtime_ns}"))
-    return sorted(found)
+    return sorted(found), sorted(misnamed)
 
 
 def stamp_files(folder: str, names: tuple[str, ...]) -> str:

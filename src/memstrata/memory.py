@@ -25,7 +25,7 @@ from memstrata.context.compile import (
     recall_line,
 )
 from memstrata.errors import EmbedderFailed, InputError, WorkspaceReadOnly
-from memstrata.fts import query_terms
+from memstrata.fts import content_terms, query_terms
 from memstrata.index.db import IndexDB
 from memstrata.index_sync import (
     SyncReport,
@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     from memstrata.maintain.snapshot import RestoreResult, SnapshotInfo
     from memstrata.maintain.tick import TickReport
     from memstrata.maintain.undo import UndoResult
+    from memstrata.providers.cache import CachedEmbedder
     from memstrata.providers.embedder import Embedder
     from memstrata.recall.turns import RankedTurn, TurnWeights
     from memstrata.recall.vector_cache import VectorCache
@@ -132,6 +133,7 @@ class Memory:
         self._embedder_down_until = 0.0
         #: an embedder given here is used as is (benchmarks share one across workspaces)
         self._embedder: Embedder | None = None if embedder is None else GuardedEmbedder(embedder)
+        self._own_embedder: CachedEmbedder | None = None
         self._vectors: VectorCache | None = None
         self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
         self.access = AccessLog(self.workspace.state_dir / "access.db")
@@ -151,6 +153,9 @@ class Memory:
                 store.close()
         self.access.close()
         self._index = self._raw = None
+        if self._own_embedder is not None:  # its cache file; an embedder given is the giver's
+            self._own_embedder.close()
+            self._own_embedder = self._embedder = self._vectors = None
 
     def __enter__(self) -> Memory:
         return self
@@ -279,13 +284,22 @@ class Memory:
         return written
 
     def restore_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
-        """Bring an archived topic back: active again, in recall and the index."""
+        """Bring an archived topic back to the state it had before it was archived: active
+        (in recall and the index again), or superseded when it had been replaced."""
         with self.lock.held():
-            state = self.topics.get(topic_id).meta.state
-            if state != "archived":
-                raise InputError(f"{topic_id} is {state}, not archived: nothing to restore")
+            topic = self.topics.get(topic_id)
+            if topic.meta.state != "archived":
+                raise InputError(
+                    f"{topic_id} is {topic.meta.state}, not archived: nothing to restore"
+                )
+            state = self.topics.state_before_archive(topic)
+            as_before = "" if state == "active" else f" ({state}, as before it was archived)"
             written = self.topics.set_state(
-                topic_id, "active", actor=actor, reason=reason or "restored from the archive"
+                topic_id,
+                state,
+                actor=actor,
+                reason=reason or f"restored from the archive{as_before}",
+                op="restore",
             )
             self._reindex_topic(written.topic.id)
         return written
@@ -297,6 +311,8 @@ class Memory:
         return self.topics.list()
 
     def topic_history(self, topic_id: str) -> list[HistoryEntry]:
+        """The topic's history, oldest first; no such topic is a ``TopicNotFound``."""
+        self.topics.folder_of(topic_id)  # an empty history would read as a topic never changed
         return self.topics.history(topic_id)
 
     def _reindex_topic(self, topic_id: str) -> None:
@@ -556,7 +572,7 @@ class Memory:
         without a word (empty, punctuation, emoji) finds nothing rather than whatever happens
         to lie nearest its empty vector."""
         query, limit = _query(query), _count(limit, "limit")
-        if not query_terms(query):
+        if not content_terms(query):
             return []
         self.refresh()
         pool = max(limit * 3, 30)
@@ -616,7 +632,7 @@ class Memory:
         from memstrata.recall.raw_search import rank_raw
 
         query = _query(query)
-        if not query_terms(query):
+        if not content_terms(query):
             return [], []
         self._sync_raw_sessions()
         try:
@@ -670,7 +686,9 @@ class Memory:
             self.embedder_note = choice.fallback_reason
             embedder: Embedder = GuardedEmbedder(choice.embedder)
             if not self.read_only:
-                embedder = CachedEmbedder(embedder, self.workspace.state_dir / "embeddings.db")
+                embedder = self._own_embedder = CachedEmbedder(
+                    embedder, self.workspace.state_dir / "embeddings.db"
+                )
             self._embedder = embedder
         return self._embedder
 
@@ -809,9 +827,10 @@ class Memory:
         if len(query) > MAX_QUERY_CHARS:
             query = query[:MAX_QUERY_CHARS]
             notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
-        if not query_terms(query) and not (since or until or kind or entity):
+        if not content_terms(query) and not (since or until or kind or entity):
             # nothing to match: returning what lies nearest an empty vector would be noise
-            notes.append("nothing to recall: the query has no words (give some, or a filter)")
+            what = "only common words" if query_terms(query) else "no words"
+            notes.append(f"nothing to recall: the query has {what} (give some, or a filter)")
             return RecallResult(query, (), tuple(notes))
         problems = (synced or self.refresh()).problems
         if problems:
@@ -835,6 +854,8 @@ class Memory:
             notes.append(self.embedder_note)
         if semantic is not None and self.vectors is not None and self.vectors.note:
             notes.append(self.vectors.note)
+        if self.access.note:
+            notes.append(self.access.note)
         if record_access and items and not self.read_only:
             self.access.record([item.source for item in items], to_iso(now))
         if record_metric:
@@ -967,6 +988,8 @@ class Memory:
     # -- status --------------------------------------------------------------------------------
 
     def status(self) -> Status:
+        from memstrata.index_sync import journal_problems, oversized_topics
+
         report = self.sync()  # the full scan: a broken topic file is named at once
         by_state: dict[str, int] = {}
         for row in self.index.db.execute("SELECT state, COUNT(*) n FROM topics GROUP BY state"):
@@ -982,7 +1005,17 @@ class Memory:
             held=tuple(self.index.held_journal()),
             raw_sessions=raw["sessions"],
             raw_turns=raw["turns"],
-            problems=(*report.problems, *self.proposal_store.read_all().problems),
+            # every journal day's problems, not only those of days parsed by this sync
+            problems=tuple(
+                dict.fromkeys(
+                    (
+                        *report.problems,
+                        *journal_problems(self.index),
+                        *oversized_topics(self.index, self.topics),
+                        *self.proposal_store.read_all().problems,
+                    )
+                )
+            ),
         )
 
 

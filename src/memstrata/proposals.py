@@ -172,6 +172,11 @@ def parse_proposal(text: str, path: Path | str) -> Proposal:
         data = json.loads(match.group(1))
         sides = tuple(ProposalSide(**side) for side in data.pop("sides", ()))
         return Proposal(sides=sides, **data)
-    except (json.JSONDecodeError, TypeError) as error:
+    except json.JSONDecodeError as error:
+        # the line in the file, not in the block (whose own line and column would mislead)
+        line = text[: match.start(1)].count("\n") + error.lineno
+        where = f"{error.msg} (column {error.colno})"
+        raise ParseError(path, line, f"bad proposal data: {where}") from error
+    except TypeError as error:
         line = text[: match.start(1)].count("\n") + 1
         raise ParseError(path, line, f"bad proposal data: {error}") from error

@@ -149,6 +149,15 @@ def test_a_missing_workspace_is_one_line(tmp_path: Path):
     assert_one_line_error(result, "no memstrata.toml")
 
 
+def test_a_workspace_option_naming_a_file_or_folder_inside_one_names_the_workspace(ws: Path):
+    for inside in (ws / "memstrata.toml", ws / "memory"):
+        result = run("--workspace", str(inside), "status")
+        assert_one_line_error(result, "inside one", f"--workspace {ws}")
+    stray = ws.parent / "notes.txt"
+    stray.write_text("x")
+    assert_one_line_error(run("--workspace", str(stray), "status"), "a file, not a workspace")
+
+
 def test_a_bad_config_names_the_key(ws: Path):
     (ws / "memstrata.toml").write_text("[budgets]\nrecal_bytes = 5\n")
     result = run("--workspace", str(ws), "status")
@@ -212,6 +221,19 @@ def test_a_read_only_workspace_can_still_rank_its_sessions(ws: Path):
     result = run("--workspace", str(ws), "search", "oat milk", readonly=ws)
     assert result.returncode == 0, result.stderr
     assert "[raw] claude-code:" in result.stdout
+
+
+def test_a_read_only_workspace_can_still_recall_and_compile_a_context(ws: Path):
+    if os.geteuid() != 0 or not can_mount_read_only(ws):
+        pytest.skip("needs root and mount namespaces to make a read-only workspace")
+    assert run("--workspace", str(ws), "recall", "cortado").returncode == 0  # access.db made
+    recall = run("--workspace", str(ws), "recall", "cortado", readonly=ws)
+    context = run("--workspace", str(ws), "context", "--query", "cortado", readonly=ws)
+
+    assert recall.returncode == 0, recall.stderr
+    assert "people/ann" in recall.stdout
+    assert context.returncode == 0, context.stderr
+    assert "cortado" in context.stdout.lower()
 
 
 def test_sessions_of_a_workspace_without_transcripts_are_none(ws: Path):

@@ -120,6 +120,43 @@ def test_rules_over_budget_still_start_the_session_with_the_index_and_a_warning(
     assert result.stderr.startswith("memstrata session-start hook: rules not injected: ")
 
 
+def test_a_damaged_topic_index_file_is_rebuilt_and_the_session_gets_rules_and_index(
+    commands: dict[str, str], knowing: Path, project: Path, live_transcript: Path
+):
+    (knowing / "memory" / "topics" / "_index.json").write_text("{oops\n")
+
+    result = fire(
+        commands["SessionStart"],
+        payload("SessionStart", project, live_transcript, source="startup"),
+        project,
+    )
+
+    context = context_of(result, "SessionStart")
+    assert "<rules>" in context and "## MEMORY.md" in context
+    assert "<index>" in context and "people/ann" in context
+    assert result.stderr == ""
+
+
+def test_a_topic_index_that_cannot_be_read_or_rebuilt_still_starts_the_session_with_the_rules(
+    commands: dict[str, str], knowing: Path, project: Path, live_transcript: Path
+):
+    index_file = knowing / "memory" / "topics" / "_index.json"
+    index_file.unlink()
+    index_file.mkdir()  # a folder in its place: neither readable nor replaceable
+
+    result = fire(
+        commands["SessionStart"],
+        payload("SessionStart", project, live_transcript, source="startup"),
+        project,
+    )
+
+    context = context_of(result, "SessionStart")
+    assert "<rules>" in context and "## MEMORY.md" in context and "## prompt/SOUL.md" in context
+    assert "<index>" not in context
+    assert "<memstrata-warning>" in context and "index of topics" in context
+    assert result.stderr.startswith("memstrata session-start hook: index not injected: ")
+
+
 def test_user_prompt_prints_what_is_recalled_for_the_prompt(
     commands: dict[str, str], project: Path, live_transcript: Path
 ):

@@ -136,9 +136,7 @@ def test_a_bound_that_is_not_only_a_time_is_a_clear_error(demo: Memory, value: s
 
 
 @pytest.mark.parametrize("query", ["what happened on 9999-12-31", "mar\udcffmot", "mar\ud800mot"])
-def test_queries_past_the_calendar_or_with_broken_characters_still_recall(
-    demo: Memory, query: str
-):
+def test_queries_past_the_calendar_or_with_broken_characters_still_recall(demo: Memory, query: str):
     demo.recall(query)
     demo.context(query)
     demo.search(query)
@@ -187,6 +185,16 @@ def test_a_query_without_a_word_recalls_nothing_and_says_why(demo: Memory, query
     assert any("no words" in note for note in result.notes)
     assert demo.search(query) == []
     assert demo.rank_raw(query, 5) == ([], [])
+
+
+@pytest.mark.parametrize("query", ["what is it?", "the", "Was it THAT?"])
+def test_a_query_of_common_words_only_recalls_nothing_and_says_why(demo: Memory, query: str):
+    result = demo.recall(query)
+
+    assert result.items == ()
+    assert any("only common words" in note for note in result.notes)
+    assert demo.search(query) == []
+    assert demo.context(query).notes == result.notes
 
 
 def test_filters_alone_list_everything_they_select_newest_first(demo: Memory):

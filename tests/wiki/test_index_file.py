@@ -1,13 +1,16 @@
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memstrata.model import IndexEntry
+from memstrata.model import IndexEntry, Topic, TopicMeta
 from memstrata.wiki.index_file import (
+    index_file_readable,
     read_index_file,
     render_index,
     render_index_file,
+    update_index_file,
     write_index_file,
 )
 
@@ -124,3 +127,62 @@ def test_no_index_file_is_an_empty_view(tmp_path: Path):
     view = render_index_file(tmp_path / "_index.json", 2048, tmp_path / "index-view.json")
 
     assert (view.text, view.shown, view.omitted) == ("", 0, 0)
+
+
+def test_a_view_drawn_after_a_readability_check_is_still_right(tmp_path: Path):
+    index = _index_file(tmp_path / "_index.json", [_entry(1), _entry(2)])
+    cache = tmp_path / "index-view.json"
+
+    assert index_file_readable(index, cache)
+
+    assert render_index_file(index, 2048, cache) == render_index(read_index_file(index), 2048)
+    assert render_index_file(index, 2048, cache).shown == 2
+
+
+# -- a damaged or missing _index.json ----------------------------------------------------------
+
+
+def _topic(topic_id: str) -> Topic:
+    meta = TopicMeta(created="2025-11-27T10:00:00Z", updated="2025-11-27T10:00:00Z")
+    return Topic(topic_id, topic_id, f"About {topic_id}.", "", meta)
+
+
+ON_DISK = [_topic("people/ann"), _topic("people/bob"), _topic("people/cleo")]
+
+
+@pytest.mark.parametrize("damage", [b"{oops\n", b'{"topics": 3}', b"\xff\xfe", None])
+def test_an_update_of_a_damaged_or_missing_file_rebuilds_it_from_every_topic(
+    tmp_path: Path, damage: bytes | None
+):
+    index = tmp_path / "_index.json"
+    if damage is not None:
+        index.write_bytes(damage)
+
+    update_index_file(index, [ON_DISK[0]], every_topic=lambda: ON_DISK)
+
+    assert [entry.id for entry in read_index_file(index)] == [t.id for t in ON_DISK]
+
+
+def test_an_update_of_a_sound_file_reads_no_topic(tmp_path: Path):
+    index = tmp_path / "_index.json"
+    update_index_file(index, ON_DISK[:2], every_topic=lambda: ON_DISK[:2])
+
+    def no_rebuild() -> list[Topic]:
+        raise AssertionError("a sound file is updated in place, not rebuilt")
+
+    update_index_file(index, [ON_DISK[2]], ["people/ann"], every_topic=no_rebuild)
+
+    assert [entry.id for entry in read_index_file(index)] == ["people/bob", "people/cleo"]
+
+
+def test_readability_is_vouched_for_by_the_cache_only_for_the_file_as_it_is(tmp_path: Path):
+    index = _index_file(tmp_path / "_index.json", [_entry(1)])
+    cache = tmp_path / "index-view.json"
+    render_index_file(index, 2048, cache)
+    assert index_file_readable(index, cache)
+
+    index.write_text("{oops\n")  # damaged in place: another size and time
+
+    assert not index_file_readable(index, cache)
+    assert not index_file_readable(tmp_path / "missing.json", cache)
+    assert not index_file_readable(index)

@@ -185,21 +185,41 @@ def take(ctx: click.Context, reason: str) -> None:
 @snapshot.command()
 @click.argument("snapshot_id")
 @click.option("--dry-run", is_flag=True, help="List what would change; change nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (with every file listed).")
 @click.pass_context
-def restore(ctx: click.Context, snapshot_id: str, dry_run: bool) -> None:
+def restore(ctx: click.Context, snapshot_id: str, dry_run: bool, as_json: bool) -> None:
     """Make the workspace what it was in a snapshot (the present is snapshotted first).
 
-    Example: memstrata snapshot restore snap-20251127T100000Z
+    Example: memstrata snapshot restore snap-20251127T100000Z --dry-run
     """
     result = open_memory(ctx).restore_snapshot(snapshot_id, dry_run=dry_run)
+    if as_json:
+        echo_json(result)
+        return
     changes = f"{len(result.written)} files written, {len(result.removed)} removed"
     if dry_run:
         click.echo(f"would restore {snapshot_id}: {changes}")
+        for line in _listed("write ", result.written) + _listed("remove", result.removed):
+            click.echo(f"  {line}")
+        if result.raw_restored:
+            click.echo("  write  raw/sessions.db (the raw database, as a whole)")
         return
     click.echo(
         f"restored {snapshot_id}: {changes}; undo with "
         f"'memstrata snapshot restore {result.safety_snapshot}'"
     )
+
+
+#: files a dry run names per list; --json names them all
+FILES_SHOWN = 50
+
+
+def _listed(verb: str, paths: tuple[str, ...]) -> list[str]:
+    """``verb path`` per file, the first :data:`FILES_SHOWN`, then how many more."""
+    lines = [f"{verb} {path}" for path in paths[:FILES_SHOWN]]
+    if len(paths) > FILES_SHOWN:
+        lines.append(f"{verb} … and {len(paths) - FILES_SHOWN} more (--json lists them all)")
+    return lines
 
 
 @click.command()

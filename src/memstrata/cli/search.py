@@ -6,6 +6,7 @@ import click
 
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json, one_line
+from memstrata.fts import content_terms, query_terms
 
 
 @click.command()
@@ -52,7 +53,8 @@ def search(
         echo_json(hits)
         return
     if not hits:
-        click.echo("no results")
+        common = query_terms(text) and not content_terms(text)
+        click.echo("no results (the query has only common words)" if common else "no results")
     for hit in hits:
         if sessions:
             title = f"  {hit.title}" if hit.title else ""

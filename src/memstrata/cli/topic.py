@@ -107,12 +107,17 @@ def archive(ctx: click.Context, topic_id: str, reason: str) -> None:
 @click.option("--reason", default="", help="Why (recorded in history).")
 @click.pass_context
 def restore(ctx: click.Context, topic_id: str, reason: str) -> None:
-    """Bring an archived topic back into recall and the index.
+    """Bring an archived topic back to the state it had before it was archived.
+
+    That is active (in recall and the index again), or superseded if it had been replaced.
 
     Example: memstrata topic restore projects/old-site --reason "back in use"
     """
     written = open_memory(ctx).restore_topic(topic_id, reason=reason)
-    click.echo(f"restored {written.topic.id}")
+    meta = written.topic.meta
+    by = f" by {meta.superseded_by}" if meta.superseded_by else ""
+    state = "" if meta.state == "active" else f" ({meta.state}{by})"
+    click.echo(f"restored {written.topic.id}{state}")
 
 
 @topic.command()

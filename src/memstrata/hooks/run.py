@@ -119,6 +119,12 @@ def _session_start(memory: Memory, payload: dict[str, Any], options: HookOptions
             _as_output("SessionStart", text, options.plain),
             f"memstrata session-start hook: rules not injected: {_one_line(error)}",
         )
+    except Exception as error:  # the Index (or recall's sync) failed: never lose the Rules
+        text = index_missing_context(memory, str(error))
+        return HookResult(
+            _as_output("SessionStart", text, options.plain),
+            f"memstrata session-start hook: index not injected: {_one_line(error)}",
+        )
     note = ""
     if len(text) > HARNESS_OUTPUT_CHARS:
         note = (
@@ -230,6 +236,22 @@ def rules_missing_context(memory: Memory, why: str) -> str:
         f"injected this session; tell the user. memstrata says: {why}\n</memstrata-warning>\n"
     )
     return PREAMBLE + warning + index.text
+
+
+def index_missing_context(memory: Memory, why: str) -> str:
+    """The Rules alone, and a warning for the agent: the Index could not be injected."""
+    rules = [
+        ContextItem("rules", item.path, item.injected, pinned=item.pinned)
+        for item in memory.rules().files
+        if item.injected
+    ]
+    compiled = compile_context(rules, [], [], memory.config.budgets)
+    warning = (
+        "<memstrata-warning>\nThe index of topics you know about was not injected this "
+        f"session; recall or search may still find them. memstrata says: {why}\n"
+        "</memstrata-warning>\n"
+    )
+    return PREAMBLE + warning + compiled.text
 
 
 def prompt_context(memory: Memory, prompt: str) -> str:

@@ -15,6 +15,7 @@ files).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
@@ -146,6 +147,8 @@ class IndexDB:
         try:
             db = connect(path)
             version = _schema_version(db)
+            if version == SCHEMA_VERSION and not _complete(db):
+                version = None  # a table dropped by hand or a tool: rebuilt like a damaged file
         except (sqlite3.DatabaseError, InputError):
             version, db = None, None
         if version != SCHEMA_VERSION:
@@ -411,6 +414,20 @@ def _create_schema(db: sqlite3.Connection) -> None:
         db.execute(VECTOR_SCHEMA)
         db.execute(SESSION_SCHEMA)
         db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+
+
+#: every table and index the schemas create (read from them, so a new one is checked too)
+_OBJECTS = frozenset(
+    re.findall(
+        r"CREATE (?:VIRTUAL )?(?:TABLE|INDEX) (?:IF NOT EXISTS )?(\w+)",
+        _SCHEMA + VECTOR_SCHEMA + SESSION_SCHEMA,
+    )
+)
+
+
+def _complete(db: sqlite3.Connection) -> bool:
+    names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    return names >= _OBJECTS
 
 
 def _schema_version(db: sqlite3.Connection) -> str | None:

@@ -8,6 +8,7 @@ derived data: deleting it only costs time.
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +25,25 @@ CREATE TABLE IF NOT EXISTS vectors (
 """
 
 
+def _open(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA busy_timeout = 30000")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(_SCHEMA)
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
+def _set_aside(path: Path) -> Path:
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    os.replace(path, path.with_name(f"{path.name}.damaged"))
+    return path
+
+
 class CachedEmbedder:
     """Embed through ``inner``, remembering every row in the SQLite file at ``path``."""
 
@@ -35,10 +55,13 @@ class CachedEmbedder:
         #: False: queries always go to the model (so timings include embedding them)
         self.cache_queries = cache_queries
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA busy_timeout = 30000")
-        self._db.execute(_SCHEMA)
+        try:
+            self._db = _open(path)
+        except sqlite3.DatabaseError as error:
+            if "readonly" in str(error) or "unable to open" in str(error):
+                raise
+            # Only a cache: a damaged one is begun anew (set aside for whoever wants to look).
+            self._db = _open(_set_aside(path))
 
     @property
     def name(self) -> str:

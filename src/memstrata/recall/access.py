@@ -6,11 +6,13 @@ recreates the index) keeps the use history that recall ranking and the gardener'
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memstrata.errors import InputError, WorkspaceReadOnly
 from memstrata.sqlite import connect, immediate
 
 _SCHEMA = """
@@ -31,32 +33,77 @@ class Access:
 
 
 class AccessLog:
-    """Read and record accesses; a workspace we cannot write records nothing."""
+    """Read and record accesses; a workspace we cannot write records nothing.
+
+    The counts only rank and decay, so they never stop a recall: a file we may not write is
+    read as it is, and a damaged one is set aside (``access.db.damaged``, for whoever wants
+    to look) and begun anew, which :attr:`note` says.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
+        self._read_only = False
+        #: what happened to a file that could not be used as it was ("" when nothing did)
+        self.note = ""
 
     def _open(self) -> sqlite3.Connection:
         if self._db is None:
-            self._db = connect(self.path)
-            self._db.execute(_SCHEMA)
+            try:
+                self._db = connect(self.path)
+                self._db.execute(_SCHEMA)
+            except (WorkspaceReadOnly, InputError, sqlite3.DatabaseError) as error:
+                self._db = self._reopen(error)
         return self._db
+
+    def _reopen(self, error: Exception) -> sqlite3.Connection:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        if isinstance(error, WorkspaceReadOnly) or "readonly" in str(error):
+            self._read_only = True
+            return connect(self.path, readonly=True)
+        try:
+            return self._begin_anew(error)
+        except OSError:  # cannot even set it aside: read nothing, record nothing
+            self._read_only = True
+            self.note = f"{self.path} is damaged ({error}); recall goes on without counts"
+            db = connect(Path(":memory:"))
+            db.execute(_SCHEMA)
+            return db
+
+    def _begin_anew(self, error: Exception) -> sqlite3.Connection:
+        aside = self.path.with_name(f"{self.path.name}.damaged")
+        for suffix in ("-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        os.replace(self.path, aside)
+        self.note = (
+            f"{self.path} was damaged ({error}); set aside as {aside.name}, counts begin anew"
+        )
+        db = connect(self.path)
+        db.execute(_SCHEMA)
+        return db
 
     def get(self, sources: Iterable[str]) -> dict[str, Access]:
         keys = list(dict.fromkeys(sources))
         if not keys or not self.path.exists():
             return {}
-        db = self._open()
+        try:
+            db = self._open()
+        except WorkspaceReadOnly:
+            return {}  # not even readable: no counts, the recall goes on
         found: dict[str, Access] = {}
-        for start in range(0, len(keys), 500):
-            chunk = keys[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            rows = db.execute(
-                f"SELECT source, count, last FROM access WHERE source IN ({marks})", chunk
-            )
-            for row in rows:
-                found[row["source"]] = Access(row["count"], row["last"])
+        try:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                rows = db.execute(
+                    f"SELECT source, count, last FROM access WHERE source IN ({marks})", chunk
+                )
+                for row in rows:
+                    found[row["source"]] = Access(row["count"], row["last"])
+        except sqlite3.DatabaseError:
+            return {}  # damaged under a read-only mount: no counts, the recall goes on
         return found
 
     def record(self, sources: Iterable[str], when: str) -> None:
@@ -64,6 +111,8 @@ class AccessLog:
         if not keys:
             return
         db = self._open()
+        if self._read_only:
+            return
         with immediate(db):
             db.executemany(
                 "INSERT INTO access (source, count, last) VALUES (?, 1, ?)"

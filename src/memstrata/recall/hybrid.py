@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from memstrata.clock import parse_time, to_iso
-from memstrata.fts import match_expression
+from memstrata.fts import content_terms, match_expression
 from memstrata.journal.parse import find_entities
 from memstrata.model import RecallItem
 from memstrata.recall.access import Access
@@ -116,7 +116,7 @@ def recall_items(
     """
     states = _states(filters)
     pool: dict[str, _Candidate] = {}
-    if match_expression(query) is None and _narrows(filters):
+    if not content_terms(query) and _narrows(filters):
         # Nothing to match, a filter to meet: every item it lets through, newest first.
         _add(pool, _filtered(db, filters, states, max(POOL, filters.k)))
         query, semantic = "", None

@@ -3,13 +3,17 @@
 The file lists every topic (id, title, gist, state, updated), sorted by id, so that it diffs well.
 The rendering injected every turn shows only live topics (active or conflict), most recently
 updated first, and says how many it left out when the budget runs out.
+
+The file is derived from the topic files: one that is missing or cannot be read is rebuilt from
+them (by the next write, or the next read's sync), never patched from nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,8 +50,12 @@ def read_index_file(path: Path) -> list[IndexEntry]:
         raise ParseError(path, None, f"not a topic index: {error}") from error
 
 
-def write_index_file(path: Path, entries: Iterable[IndexEntry]) -> None:
-    """Write the whole index, sorted by id, one topic per line (diffs well, encodes fast)."""
+def write_index_file(path: Path, entries: Iterable[IndexEntry], cache: Path | None = None) -> None:
+    """Write the whole index, sorted by id, one topic per line (diffs well, encodes fast).
+
+    ``cache`` (see :func:`index_file_readable`) is told the new file is sound: the next read
+    need not parse it to know.
+    """
     rows = [
         json.dumps(
             {"gist": e.gist, "id": e.id, "state": e.state, "title": e.title, "updated": e.updated},
@@ -58,16 +66,33 @@ def write_index_file(path: Path, entries: Iterable[IndexEntry]) -> None:
     ]
     topics = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
     write_atomic(path, f'{{\n  "topics": {topics},\n  "version": 1\n}}\n')
+    if cache is not None:
+        _remember(cache, {"file": _file_key(path.stat())})
 
 
-def update_index_file(path: Path, topics: Iterable[Topic], removed: Iterable[str] = ()) -> None:
+def update_index_file(
+    path: Path,
+    topics: Iterable[Topic],
+    removed: Iterable[str] = (),
+    *,
+    every_topic: Callable[[], Iterable[Topic]],
+    cache: Path | None = None,
+) -> None:
     """Replace the lines of ``topics`` and drop those of the ``removed`` ids (topic folders
-    gone from disk); a damaged index file is rebuilt from these and rebuild."""
+    gone from disk); ``cache`` as for :func:`write_index_file`.
+
+    A missing or damaged file is first rebuilt from ``every_topic()`` (the topic files are the
+    truth): starting from nothing would leave every other topic out of the injected Index.
+    """
     try:
-        entries = {entry.id: entry for entry in read_index_file(path)}
-    except ParseError:
-        entries = {}
-    changed = False
+        entries: dict[str, IndexEntry] | None = (
+            {entry.id: entry for entry in read_index_file(path)} if path.exists() else None
+        )
+    except (ParseError, OSError):
+        entries = None
+    changed = entries is None
+    if entries is None:
+        entries = {topic.id: entry_for(topic) for topic in every_topic()}
     for topic in topics:
         entry = entry_for(topic)
         if entries.get(topic.id) != entry:
@@ -75,8 +100,8 @@ def update_index_file(path: Path, topics: Iterable[Topic], removed: Iterable[str
             changed = True
     for topic_id in removed:
         changed = entries.pop(topic_id, None) is not None or changed
-    if changed or not path.exists():
-        write_index_file(path, entries.values())
+    if changed:
+        write_index_file(path, entries.values(), cache)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,19 +160,57 @@ def render_index_file(path: Path, budget_bytes: int, cache: Path | None = None) 
         status = path.stat()
     except FileNotFoundError:
         return render_index([], budget_bytes)
-    # A write replaces the file (a new inode); an edit in place changes its time or size.
-    key = f"{RENDERING}:{budget_bytes}:{status.st_ino}:{status.st_size}:{status.st_mtime_ns}"
+    file_key = _file_key(status)
+    key = f"{RENDERING}:{budget_bytes}:{file_key}"
     if cache is not None:
         cached = _cached_view(cache, key)
         if cached is not None:
             return cached
     view = render_index(read_index_file(path), budget_bytes)
     if cache is not None:
-        record = {"key": key, "text": view.text, "shown": view.shown, "omitted": view.omitted}
-        # A read-only or full disk: the view is right, only not remembered.
-        with contextlib.suppress(OSError, WorkspaceReadOnly):
-            write_atomic(cache, json.dumps(record, ensure_ascii=False) + "\n")
+        record = {
+            "key": key,
+            "file": file_key,
+            "text": view.text,
+            "shown": view.shown,
+            "omitted": view.omitted,
+        }
+        _remember(cache, record)
     return view
+
+
+def index_file_readable(path: Path, cache: Path | None = None) -> bool:
+    """Whether ``path`` exists and parses as a topic index.
+
+    ``cache`` (the view cache of :func:`render_index_file`) vouches for the file as it is now
+    when a view was drawn from it, or an earlier check parsed it: then this costs a stat and a
+    small read, which every read can afford. Otherwise the file is parsed, and a good one noted
+    in ``cache`` (replacing a view of an older file, which could not be used anyway).
+    """
+    try:
+        file_key = _file_key(path.stat())
+    except OSError:
+        return False
+    if cache is not None and _cached_file_key(cache) == file_key:
+        return True
+    try:
+        read_index_file(path)
+    except (ParseError, OSError):
+        return False
+    if cache is not None:
+        _remember(cache, {"file": file_key})
+    return True
+
+
+def _file_key(status: os.stat_result) -> str:
+    # A write replaces the file (a new inode); an edit in place changes its time or size.
+    return f"{status.st_ino}:{status.st_size}:{status.st_mtime_ns}"
+
+
+def _remember(cache: Path, record: dict[str, object]) -> None:
+    # A read-only or full disk: the finding is right, only not remembered.
+    with contextlib.suppress(OSError, WorkspaceReadOnly):
+        write_atomic(cache, json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def _cached_view(cache: Path, key: str) -> RenderedIndex | None:
@@ -156,6 +219,14 @@ def _cached_view(cache: Path, key: str) -> RenderedIndex | None:
         if record["key"] != key:
             return None
         return RenderedIndex(str(record["text"]), int(record["shown"]), int(record["omitted"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _cached_file_key(cache: Path) -> str | None:
+    try:
+        record = json.loads(cache.read_bytes())
+        return str(record["file"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -91,12 +91,18 @@ class TopicStore:
     def exists(self, topic_id: str) -> bool:
         return (self.workspace.topic_dir(parse_topic_id(topic_id)) / SUMMARY).is_file()
 
-    def get(self, topic_id: str) -> Topic:
-        """Read one topic; raises :class:`TopicNotFound` or :class:`ParseError`."""
+    def folder_of(self, topic_id: str) -> Path:
+        """The folder of an existing topic; raises :class:`TopicNotFound` naming where it looked."""
         topic_id = parse_topic_id(topic_id)
         folder = self.workspace.topic_dir(topic_id)
         if not (folder / SUMMARY).is_file():
             raise TopicNotFound(f"no topic {topic_id!r} (looked in {folder})")
+        return folder
+
+    def get(self, topic_id: str) -> Topic:
+        """Read one topic; raises :class:`TopicNotFound` or :class:`ParseError`."""
+        topic_id = parse_topic_id(topic_id)
+        folder = self.folder_of(topic_id)
         summary = _read(folder / SUMMARY)
         detail = _read(folder / DETAIL) if (folder / DETAIL).exists() else ""
         meta = meta_from_dict(_read_meta(folder / META), folder / META)
@@ -257,8 +263,13 @@ class TopicStore:
                 Topic(topic_id, title_of(summary, slug), summary, new_detail, meta), entry, created
             )
 
-    def set_state(self, topic_id: str, state: TopicState, *, actor: str, reason: str) -> TopicWrite:
-        """Move a topic to ``state`` (archive, supersede, …); its text stays as it is."""
+    def set_state(
+        self, topic_id: str, state: TopicState, *, actor: str, reason: str, op: str | None = None
+    ) -> TopicWrite:
+        """Move a topic to ``state`` (archive, supersede, …); its text stays as it is.
+
+        ``op`` names the change in history (default: the one of ``state``, e.g. ``archive``).
+        """
         current = self.get(topic_id)
         return self.write(
             topic_id,
@@ -267,12 +278,59 @@ class TopicStore:
             actor=actor,
             reason=reason,
             state=state,
-            op=_STATE_OPS.get(state, "state"),
+            op=op or _STATE_OPS.get(state, "state"),
         )
 
     def archive(self, topic_id: str, *, actor: str, reason: str = "") -> TopicWrite:
         """Archive a topic: it leaves recall and the index, and stays on disk with its history."""
         return self.set_state(topic_id, "archived", actor=actor, reason=reason or "archived")
+
+    def state_before_archive(self, topic: Topic) -> TopicState:
+        """The state an archived ``topic`` had before it was archived.
+
+        The history line that archived it holds the hash of its text and state before; with the
+        text unchanged since, the state whose hash matches is the one it had. Failing that (the
+        text was edited too), ``superseded`` when meta.json still names a successor: making it
+        active would recall both sides of a replaced fact.
+        """
+        archived = content_hash(topic.summary, topic.detail, topic.meta.state)
+        for entry in reversed(self.history(topic.id)):
+            if entry.after != archived:
+                continue
+            for state in TOPIC_STATES:
+                before = content_hash(topic.summary, topic.detail, state)
+                if state != "archived" and entry.before == before:
+                    return state
+            break
+        return "superseded" if topic.meta.superseded_by else "active"
+
+    def over_caps(self, topic: Topic) -> list[Problem]:
+        """A problem for each of ``topic``'s files over its cap (a hand edit: :meth:`write`
+        refuses such text). The topic stays readable, indexed and injected as it is."""
+        folder = self.workspace.topic_dir(topic.id)
+        summary_cap, detail_cap = self.limits.summary_max_chars, self.limits.detail_max_chars
+        found = []
+        if len(topic.summary) > summary_cap:
+            found.append(
+                Problem(
+                    _shown(folder / SUMMARY),
+                    None,
+                    f"summary is {len(topic.summary)} chars, over its {summary_cap}-char cap: "
+                    "keep the gist here and move the rest into detail.md",
+                    topic.id,
+                )
+            )
+        if len(topic.detail) > detail_cap:
+            found.append(
+                Problem(
+                    _shown(folder / DETAIL),
+                    None,
+                    f"detail is {len(topic.detail)} chars, over its {detail_cap}-char cap: "
+                    "split it into linked topics",
+                    topic.id,
+                )
+            )
+        return found
 
     def _check_caps(self, topic_id: str, summary: str, detail: str | None) -> None:
         if not summary.strip():
@@ -335,7 +393,12 @@ class TopicStore:
             intent["detail"],
             meta_from_dict(merged, meta_path),
         )
-        update_index_file(self.workspace.index_json, [topic])
+        update_index_file(
+            self.workspace.index_json,
+            [topic],
+            every_topic=self.list,
+            cache=self.workspace.index_view_path,
+        )
 
     def complete_pending(self) -> list[str]:
         """Roll forward every intent a killed writer left behind; return the topics touched."""
@@ -352,9 +415,26 @@ class TopicStore:
                     path.unlink()
                     continue
                 self._roll_forward(intent)
+                self._remove_litter(intent["topic"], path.stat().st_mtime_ns)
                 path.unlink()
                 done.append(intent["topic"])
         return done
+
+    def _remove_litter(self, topic_id: str, intent_ns: int) -> None:
+        """Remove the temp files a writer killed mid-write left beside the files it wrote.
+
+        Under the lock no writer is at work, so a temp file of a file the intent names (summary,
+        detail, meta) was the killed writer's, and one older than the intent an earlier crash's;
+        the temp files of ``_index.json``, beside the topic folders, only when older.
+        """
+        folder = self.workspace.topic_dir(parse_topic_id(topic_id))
+        named = tuple(f".{name}." for name in (SUMMARY, DETAIL, META))
+        for temp in _temp_files(folder):
+            if temp.name.startswith(named) or _older(temp, intent_ns):
+                temp.unlink(missing_ok=True)
+        for temp in _temp_files(self.workspace.topics_dir, self.workspace.index_json.name):
+            if _older(temp, intent_ns):
+                temp.unlink(missing_ok=True)
 
     def pick_up_edit(
         self, topic_id: str, topic: Topic | None = None, update_index: bool = True
@@ -387,7 +467,12 @@ class TopicStore:
             write_json_atomic(folder / META, {**meta, "updated": entry.time})
             topic = replace(topic, meta=replace(topic.meta, updated=entry.time))
             if update_index:
-                update_index_file(self.workspace.index_json, [topic])
+                update_index_file(
+                    self.workspace.index_json,
+                    [topic],
+                    every_topic=self.list,
+                    cache=self.workspace.index_view_path,
+                )
         return entry
 
     def _intent_path(self, topic_id: str) -> Path:
@@ -401,6 +486,22 @@ _STATE_OPS: dict[str, str] = {
     "conflict": "conflict",
     "active": "restore",
 }
+
+
+def _temp_files(folder: Path, target: str = "*") -> list[Path]:
+    """The temp files :func:`~memstrata.workspace.atomic.atomic_writer` makes in ``folder``
+    (``.<target>.<random>.tmp``), of ``target`` or of any file."""
+    try:
+        return [path for path in folder.glob(f".{target}.*.tmp") if path.is_file()]
+    except OSError:
+        return []
+
+
+def _older(path: Path, than_ns: int) -> bool:
+    try:
+        return path.stat().st_mtime_ns < than_ns
+    except FileNotFoundError:
+        return False
 
 
 def _same_file(one: Path, other: Path) -> bool:

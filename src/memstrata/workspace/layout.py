@@ -159,9 +159,17 @@ def find_workspace(explicit: Path | None = None, start: Path | None = None) -> W
 
 def _require_workspace(path: Path, origin: str) -> Workspace:
     root = path.expanduser().resolve()
-    if not (root / CONFIG_NAME).is_file():
+    if (root / CONFIG_NAME).is_file():
+        return Workspace(root)
+    inside = next((f for f in root.parents if (f / CONFIG_NAME).is_file()), None)
+    if inside is not None:  # a file or folder of a workspace: name the workspace, not a new one
         raise WorkspaceNotFound(
-            f"{root}: not a memstrata workspace (no {CONFIG_NAME}; from {origin}); "
-            f"run 'memstrata init {path}'"
+            f"{root}: not a memstrata workspace but inside one (from {origin}); "
+            f"use --workspace {inside}"
         )
-    return Workspace(root)
+    if root.exists() and not root.is_dir():
+        raise WorkspaceNotFound(f"{root}: a file, not a workspace folder (from {origin})")
+    raise WorkspaceNotFound(
+        f"{root}: not a memstrata workspace (no {CONFIG_NAME}; from {origin}); "
+        f"run 'memstrata init {path}'"
+    )

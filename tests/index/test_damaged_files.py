@@ -1,0 +1,82 @@
+"""Damaged derived files under .memstrata/ are set aside or rebuilt: they never stop a read
+or a write, and nothing says "run rebuild" for a file that memstrata can mend itself."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from memstrata import Memory
+from memstrata.gate.verdicts import Admitted
+from memstrata.workspace.layout import init_workspace
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    init_workspace(root)
+    config = root / "memstrata.toml"
+    text = config.read_text("utf-8").replace("model = 'use-multilingual'", "model = 'hashing'")
+    config.write_text(text, encoding="utf-8")
+    (root / "memory" / "2025-11-26.md").write_text(
+        "# 2025-11-26\n\n- Noah plays bass in the office band\n", encoding="utf-8"
+    )
+    return root
+
+
+def _garbage(path: Path) -> None:
+    """Overwrite a closed database with bytes that are no SQLite file."""
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    path.write_bytes(bytes(range(256)) * 20)
+
+
+def test_a_damaged_embedding_cache_is_set_aside_and_begun_anew(root: Path, fixed_now: datetime):
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        memory.rebuild()
+    cache = root / ".memstrata" / "embeddings.db"
+    _garbage(cache)
+
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        verdict = memory.remember("Mila plays drums in the office band")
+        report = memory.rebuild()
+
+    assert isinstance(verdict, Admitted)
+    assert report.embedded > 0
+    assert (root / ".memstrata" / "embeddings.db.damaged").exists()
+    sqlite3.connect(cache).execute("SELECT COUNT(*) FROM vectors").fetchone()
+
+
+def test_a_damaged_access_log_is_set_aside_and_the_recall_says_so(root: Path, fixed_now: datetime):
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        memory.recall("Noah bass")
+    _garbage(root / ".memstrata" / "access.db")
+
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        first = memory.recall("Noah bass")
+        memory.recall("Noah bass")
+        counts = memory.access.get([first.items[0].source])
+
+    assert first.items[0].source == "memory/2025-11-26.md#L3"
+    assert any("access.db" in note and "damaged" in note for note in first.notes)
+    assert (root / ".memstrata" / "access.db.damaged").exists()
+    assert counts[first.items[0].source].count == 2  # counting again from the first recall
+
+
+def test_an_index_missing_a_table_is_rebuilt_on_open(root: Path, fixed_now: datetime):
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        memory.recall("Noah")
+    db = sqlite3.connect(root / ".memstrata" / "index.db")
+    db.execute("DROP TABLE journal")
+    db.commit()
+    db.close()
+
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        items = memory.recall("Noah bass").items
+        hits = memory.search("Noah bass")
+
+    assert [item.source for item in items] == ["memory/2025-11-26.md#L3"]
+    assert hits[0].source == "memory/2025-11-26.md#L3"
