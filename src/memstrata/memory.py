@@ -69,7 +69,7 @@ from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
-from memstrata.workspace.textfile import read_text
+from memstrata.workspace.textfile import decode_mending, read_text
 
 if TYPE_CHECKING:
     # The gate is imported when first used: reads (and every hook) skip its import cost.
@@ -520,8 +520,22 @@ class Memory:
         return self._parse_journal_file(path)
 
     def _parse_journal_file(self, path: Path) -> ParsedJournal:
+        """A journal day, whole: a line with bytes that are no UTF-8 is read with U+FFFD in
+        their place and named as a problem, so one bad byte never hides the rest of the day."""
         day = day_of(path.name) or ""
-        return parse_journal(read_text(path), self.workspace.relative(path), day)
+        try:
+            data = path.read_bytes()
+        except PermissionError as error:
+            raise InputError(f"{path}: cannot read ({error.strerror})") from error
+        text, bad = decode_mending(data)
+        source = self.workspace.relative(path)
+        parsed = parse_journal(text, source, day)
+        if not bad:
+            return parsed
+        mended = tuple(
+            Problem(source, line, "invalid UTF-8, read as \ufffd: fix the bytes") for line in bad
+        )
+        return replace(parsed, problems=(*mended, *parsed.problems))
 
     # -- raw -----------------------------------------------------------------------------------
 
@@ -836,7 +850,7 @@ class Memory:
         if problems:
             shown = "; ".join(str(problem) for problem in problems[:3])
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-            notes.append(f"not read, so not recalled until fixed: {shown}{more}")
+            notes.append(f"problems in the files (what they hide is not recalled): {shown}{more}")
         semantic = self._semantic_arm()
         items = recall_items(
             self.index.db,
@@ -900,7 +914,9 @@ class Memory:
             recall_items = [
                 ContextItem("recall", item.source, recall_line(item)) for item in recalled.items
             ]
-        compiled = compile_context(rules, index_items(view.text), recall_items, self.config.budgets)
+        compiled = compile_context(
+            rules, index_items(view.text), recall_items, self.config.budgets, view.omitted
+        )
         compiled = replace(compiled, notes=notes)
         if total_input_bytes is not None and total_input_bytes < compiled.bytes:
             raise InputError(
@@ -914,6 +930,7 @@ class Memory:
             "tokens": compiled.tokens,
             "hits": hits,
             "trimmed": {c.name: list(c.trimmed) for c in compiled.channels if c.trimmed},
+            "omitted": {c.name: c.omitted for c in compiled.channels if c.omitted},
         }
         if total_input_bytes:
             record["share"] = round(compiled.bytes / total_input_bytes, 4)

@@ -93,10 +93,13 @@ def parse_event(record: dict[str, Any]) -> MetricEvent | None:
         return None if hits is None else MetricEvent("recall", moment, hits)
     sizes = _sizes(record.get("bytes", {}))
     trims = _trims(record.get("trimmed", {}))
+    omitted = _omitted(record.get("omitted", {}))
     share = _share(record["share"]) if "share" in record else None
-    if hits is None or sizes is None or trims is None or ("share" in record and share is None):
+    if hits is None or sizes is None or trims is None or omitted is None:
         return None
-    return MetricEvent("context", moment, hits, sizes, trims, share)
+    if "share" in record and share is None:
+        return None
+    return MetricEvent("context", moment, hits, sizes, trims + omitted, share)
 
 
 def _moment(value: object) -> datetime | None:
@@ -144,6 +147,15 @@ def _trims(value: object) -> int | None:
     if not all(isinstance(source, str) for items in trimmed for source in items):
         return None
     return sum(len(items) for items in trimmed)
+
+
+def _omitted(value: object) -> int | None:
+    """How many items a channel left out before packing, from ``{channel: count}`` (the
+    Index's "+N more topics"): trims too, only counted rather than listed."""
+    if not isinstance(value, dict):
+        return None
+    counts = [_count(count) for count in value.values()]
+    return None if None in counts else sum(c for c in counts if c is not None)
 
 
 def _share(value: object) -> float | None:

@@ -46,6 +46,21 @@ def test_over_budget_recall_trims_whole_items_and_says_which(workspace: Path):
         assert len(recall.items) + len(recall.trimmed) == 12
 
 
+def test_topics_the_index_leaves_out_are_counted_and_reach_the_metrics(workspace: Path):
+    (workspace / "memstrata.toml").write_text("[budgets]\nindex_bytes = 300\n")
+    with Memory(workspace) as memory:
+        for n in range(30):
+            memory.write_topic(f"world/z{n:02d}", f"# Zeppelin {n}\n" + "zeppelin fact " * 5)
+        compiled = memory.context()
+        summary = memory.metrics()
+
+    index = compiled.channels[1]
+    shown = [item for item in index.items if item.label.startswith("world/")]
+    assert index.omitted == 30 - len(shown) > 0
+    assert compiled.as_json()["channels"]["index"]["omitted"] == index.omitted
+    assert summary.trims == index.omitted
+
+
 def test_a_title_that_repeats_the_summary_is_injected_once(workspace: Path):
     with Memory(workspace) as memory:
         memory.remember("Deploys go out on Thursdays after the standup")

@@ -80,3 +80,23 @@ def test_an_index_missing_a_table_is_rebuilt_on_open(root: Path, fixed_now: date
 
     assert [item.source for item in items] == ["memory/2025-11-26.md#L3"]
     assert hits[0].source == "memory/2025-11-26.md#L3"
+
+
+def test_a_bad_byte_in_a_journal_day_hides_only_itself_and_is_named(root: Path, fixed_now):
+    day = root / "memory" / "2025-11-26.md"
+    day.write_bytes(
+        b"# 2025-11-26\n\n- Noah plays bass in the office band\n- marmot \xff\xfe sighting\n"
+        b"- Mila plays drums\n"
+    )
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        report = memory.rebuild()
+        noah = memory.recall("Noah bass").items
+        mila = memory.search("Mila drums")
+        status = memory.status()
+
+    assert noah[0].source == "memory/2025-11-26.md#L3"
+    assert mila[0].source == "memory/2025-11-26.md#L5"
+    for problems in (report.problems, status.problems):
+        assert [str(p) for p in problems if "UTF-8" in p.message] == [
+            "memory/2025-11-26.md:4: invalid UTF-8, read as \ufffd: fix the bytes"
+        ]

@@ -160,6 +160,7 @@ def context(
     sizes = ", ".join(
         f"{c.name} {c.bytes}/{c.budget_bytes} B ~{c.tokens} tok"
         + (f" ({len(c.trimmed)} trimmed)" if c.trimmed else "")
+        + (f" ({c.omitted} not shown)" if c.omitted else "")
         for c in compiled.channels
     )
     click.echo(f"-- {sizes}", err=True)

@@ -8,7 +8,7 @@ result says what was trimmed. Raw transcripts are never an input here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from memstrata.config import BudgetsConfig
@@ -42,6 +42,9 @@ class Channel:
     budget_bytes: int
     items: tuple[ContextItem, ...]
     trimmed: tuple[str, ...]
+    #: items left out before packing, counted, not listed: the Index renders the newest
+    #: topics that fit its budget and says "+N more" for the rest (thousands, in a big wiki)
+    omitted: int = 0
 
     @property
     def text(self) -> str:
@@ -94,6 +97,7 @@ class Context:
                     "budget_bytes": channel.budget_bytes,
                     "items": [item.label for item in channel.items],
                     "trimmed": list(channel.trimmed),
+                    "omitted": channel.omitted,
                 }
                 for channel in self.channels
             },
@@ -153,12 +157,15 @@ def compile_context(
     index: Sequence[ContextItem],
     recall: Sequence[ContextItem],
     budgets: BudgetsConfig,
+    index_omitted: int = 0,
 ) -> Context:
-    """Pack the three channels, each within its own budget."""
+    """Pack the three channels, each within its own budget; ``index_omitted`` topics were
+    left out of the Index when it was rendered."""
+    index_channel = pack("index", index, budgets.index_bytes)
     return Context(
         (
             pack("rules", rules, budgets.resident_bytes),
-            pack("index", index, budgets.index_bytes),
+            replace(index_channel, omitted=index_omitted),
             pack("recall", recall, budgets.recall_bytes),
         )
     )

@@ -26,6 +26,22 @@ def decode_text(data: bytes, path: Path | str) -> str:
         raise ParseError(path, line, f"invalid UTF-8 at byte {error.start}") from error
 
 
+def decode_mending(data: bytes) -> tuple[str, tuple[int, ...]]:
+    """Decode UTF-8 with every invalid byte read as U+FFFD; the text and the lines that held
+    one (from 1). For files where one bad byte must not hide the rest (a journal day)."""
+    try:
+        return data.decode("utf-8-sig"), ()
+    except UnicodeDecodeError:
+        pass
+    text = data.decode("utf-8-sig", errors="replace")
+    bad = tuple(
+        number
+        for number, line in enumerate(text.split("\n"), start=1)
+        if "\ufffd" in line and "\ufffd".encode() not in data.split(b"\n")[number - 1]
+    )
+    return text, bad
+
+
 @dataclass(frozen=True, slots=True)
 class Frontmatter:
     """``key: value`` pairs from a leading ``---`` block, and the body after it."""
