@@ -9,7 +9,8 @@ other processes by comparing each file's size and mtime with what the index last
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
@@ -131,6 +132,8 @@ class Memory:
         #: why the embedder is off for now (it failed: reads fall back to their lexical arms)
         self.embedder_failure = ""
         self._embedder_down_until = 0.0
+        #: the refresh of the turn being answered (see :meth:`_one_refresh`)
+        self._turn_sync: SyncReport | None = None
         #: an embedder given here is used as is (benchmarks share one across workspaces)
         self._embedder: Embedder | None = None if embedder is None else GuardedEmbedder(embedder)
         self._own_embedder: CachedEmbedder | None = None
@@ -233,8 +236,20 @@ class Memory:
         topics, within seconds at 10k (at once after ``sync()``/``rebuild()``); memstrata's own
         writes show up at once.
         """
+        if self._turn_sync is not None:
+            return self._turn_sync
         self.index  # noqa: B018 -- opening it finds out whether the workspace is read-only
         return self.sync(scan_topics=topic_scan_due(self.workspace, self.read_only))
+
+    @contextmanager
+    def _one_refresh(self) -> Iterator[SyncReport]:
+        """One turn's reads (the Index, then recall) on one refresh: the files are not read
+        again for each part of the same answer."""
+        self._turn_sync = self.refresh()
+        try:
+            yield self._turn_sync
+        finally:
+            self._turn_sync = None
 
     def rebuild(self) -> SyncReport:
         """Recreate the index and ``_index.json`` from the files alone, then embed everything
@@ -788,35 +803,6 @@ class Memory:
         ``last week``; ``kind`` one of world, experience, opinion, observation (or ``note``
         for untyped journal lines). Each returned item's access is recorded.
         """
-        return self._recall(
-            query,
-            k=k,
-            since=since,
-            until=until,
-            kind=kind,
-            entity=entity,
-            include_archived=include_archived,
-            include_superseded=include_superseded,
-            record_access=record_access,
-            record_metric=record_metric,
-        )
-
-    def _recall(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        kind: str | None = None,
-        entity: str | None = None,
-        include_archived: bool = False,
-        include_superseded: bool = False,
-        record_access: bool = True,
-        record_metric: bool = True,
-        synced: SyncReport | None = None,
-    ) -> RecallResult:
-        """:meth:`recall`; ``synced`` is the refresh a caller already did this turn."""
         query = _query(query)
         k = None if k is None else _count(k, "k")
         if kind is not None and kind not in (*FACT_KINDS, "note"):
@@ -846,7 +832,7 @@ class Memory:
             what = "only common words" if query_terms(query) else "no words"
             notes.append(f"nothing to recall: the query has {what} (give some, or a filter)")
             return RecallResult(query, (), tuple(notes))
-        problems = (synced or self.refresh()).problems
+        problems = self.refresh().problems
         if problems:
             shown = "; ".join(str(problem) for problem in problems[:3])
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
@@ -903,17 +889,17 @@ class Memory:
             for item in self.rules().files
             if item.injected
         ]
-        synced = self.refresh()  # once for both the Index and recall
-        view = self._rendered_index()
         recall_items = []
         hits = 0
         notes: tuple[str, ...] = ()
-        if query:
-            recalled = self._recall(query, k=k, record_metric=False, synced=synced)
-            hits, notes = len(recalled.items), recalled.notes
-            recall_items = [
-                ContextItem("recall", item.source, recall_line(item)) for item in recalled.items
-            ]
+        with self._one_refresh():
+            view = self.index_view()
+            if query:
+                recalled = self.recall(query, k=k, record_metric=False)
+                hits, notes = len(recalled.items), recalled.notes
+                recall_items = [
+                    ContextItem("recall", item.source, recall_line(item)) for item in recalled.items
+                ]
         compiled = compile_context(
             rules, index_items(view.text), recall_items, self.config.budgets, view.omitted
         )
