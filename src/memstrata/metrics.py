@@ -30,7 +30,7 @@ def append_metric(path: Path, record: dict[str, Any]) -> None:
     """Append one event; failures to record are not worth failing the caller for."""
     line = (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides
     except OSError:
         return
     try:

@@ -33,6 +33,9 @@ def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
         else:
             if str(path) != ":memory:":
                 path.parent.mkdir(parents=True, exist_ok=True)
+                # SQLite creates a database 0644 whatever the umask, and its -wal and -shm
+                # files after it: made here first, a group-shared workspace stays writable.
+                os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o666))
             connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if not readonly:

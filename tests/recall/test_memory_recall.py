@@ -129,6 +129,19 @@ def test_a_timestamp_bound_cuts_at_that_instant(demo: Memory):
     assert before and all(item.time[:10] <= "2025-11-25" for item in before)
 
 
+def test_a_journal_line_opening_with_its_time_of_day_is_cut_at_that_time(demo: Memory):
+    morning = demo.recall(
+        "", since="2025-11-26T00:00:01Z", until="2025-11-26T12:00:00Z", k=50
+    ).items
+    day = demo.recall("", since="2025-11-26T00:00:01Z", until="2025-11-26T23:59:59Z", k=50).items
+
+    timed = [item.content[:5] for item in morning if item.content[:2].isdigit()]
+    assert timed == ["10:05"]  # 14:30 and 16:00 are after noon
+    assert len(day) > len(morning)
+    lines = [int(item.source.rpartition("#L")[2]) for item in day if item.content[:2].isdigit()]
+    assert lines == sorted(lines, reverse=True)  # the day's latest line first
+
+
 @pytest.mark.parametrize("value", ["27.11.2025", "garbage 2025-11 garbage", "9999-12-31"])
 def test_a_bound_that_is_not_only_a_time_is_a_clear_error(demo: Memory, value: str):
     with pytest.raises(InputError, match="not a time I understand"):

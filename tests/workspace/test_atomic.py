@@ -246,3 +246,22 @@ def test_a_file_rewritten_on_every_try_is_left_to_the_other_program(tmp_path):
         update_shared_file(path, insert_while_rewritten)
     assert path.read_bytes() == b"- edited\n"
     assert [p.name for p in tmp_path.iterdir()] == ["day.md"]
+
+
+def test_the_lock_and_databases_follow_the_umask_too(tmp_path):
+    # A workspace shared by a group (umask 002) must stay writable by the group: SQLite makes
+    # its files 0644 whatever the umask unless they exist first.
+    ws = tmp_path / "ws"
+    script = (
+        'umask 002 && "$0" -m memstrata init "$1" >/dev/null'
+        " && sed -i \"s/^model = .*/model = 'hashing'/\" \"$1/memstrata.toml\""
+        ' && "$0" -m memstrata -w "$1" log "zeppelin sighting" >/dev/null'
+        ' && "$0" -m memstrata -w "$1" recall zeppelin >/dev/null'
+    )
+    subprocess.run(["sh", "-c", script, sys.executable, ws], check=True, capture_output=True)
+
+    made = [
+        ".memstrata/lock", ".memstrata/index.db", ".memstrata/access.db",
+        ".memstrata/embeddings.db", "memory/metrics.jsonl",
+    ]  # fmt: skip
+    assert {name: oct(mode_of(ws / name)) for name in made} == dict.fromkeys(made, oct(0o664))

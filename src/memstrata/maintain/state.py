@@ -127,7 +127,7 @@ def write_state(path: Path, state: GardenState) -> None:
 def exclusive(path: Path, what: str) -> Iterator[None]:
     """Hold a non-blocking ``flock`` on ``path``; raise :class:`LockTimeout` if it is taken."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)  # the umask decides, as for any file
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

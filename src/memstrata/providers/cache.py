@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS vectors (
 
 
 def _open(path: Path) -> sqlite3.Connection:
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o666))  # the umask decides, not SQLite
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         db.execute("PRAGMA busy_timeout = 30000")

@@ -52,6 +52,8 @@ from memstrata.recall.lexical import best_journal, best_topics
 from memstrata.recall.temporal import TimeWindow, find_time_windows
 
 _WORDS = re.compile(r"[^\W_]+")
+#: the time of day a journal line may open with ("10:05 …", "9:30 …")
+_CLOCK = re.compile(r"(\d{1,2}):([0-5]\d)\b")
 #: fusion weights (module docstring); the order is the order arms are reported in
 ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 0.5, "entity": 0.3, "temporal": 0.3}
 #: re-ranking (module docstring): the most recency can add, a query window, each use's weight,
@@ -164,9 +166,10 @@ def recall_items(
         elif score > top[0]:
             heapq.heapreplace(top, score)
     # Best score first; among equal scores (items only a filter let in score 0) newest first.
-    scored.sort(key=lambda pair: pair[1].item.source)
-    scored.sort(key=lambda pair: pair[1].item.time, reverse=True)
-    scored.sort(key=lambda pair: -pair[0])
+    newest = [candidate.item for _, candidate in scored]
+    _newest_first(newest)
+    order = {item.source: rank for rank, item in enumerate(newest)}
+    scored.sort(key=lambda pair: (-pair[0], order[pair[1].item.source]))
     best = scored[: filters.k]
     if not filters.entity:
         _fill_entities(db, [candidate for _, candidate in best])
@@ -273,8 +276,7 @@ def _filtered(
     if filters.entity:
         _fill_entities(db, candidates)  # what _passes reads for the entity
     items = [candidate.item for candidate in candidates if _passes(candidate.item, filters)]
-    items.sort(key=lambda item: item.source)
-    items.sort(key=lambda item: item.time, reverse=True)
+    _newest_first(items)
     return items[:limit]
 
 
@@ -618,9 +620,37 @@ def _passes(item: RecallItem, filters: RecallFilters) -> bool:
         return False
     if filters.entity and not _about(item, filters.entity.lstrip("@").casefold()):
         return False
-    if filters.since and (not item.time or _start(item.time) < filters.since):
+    if not (filters.since or filters.until):
+        return True
+    if not item.time:
+        return not filters.since
+    start, end = _span(item)
+    if filters.since and (end <= filters.since if start != end else start < filters.since):
         return False
-    return not (filters.until and item.time and _start(item.time) >= filters.until)
+    return not (filters.until and start >= filters.until)
+
+
+def _span(item: RecallItem) -> tuple[str, str]:
+    """When ``item`` happened, as ISO times ``(start, end)``: a topic's moment; a journal
+    line's time of day when it opens with one ("10:05 …", as ``memstrata log`` writes, UTC),
+    else its whole day."""
+    if "T" in item.time:
+        return item.time, item.time
+    clock = _CLOCK.match(item.content)
+    if clock and int(clock[1]) < 24:
+        moment = f"{item.time}T{int(clock[1]):02d}:{clock[2]}:00Z"
+        return moment, moment
+    return _start(item.time), _start(_next_day(_start(item.time)))
+
+
+def _newest_first(items: list[RecallItem]) -> None:
+    """Sort ``items`` newest first: by time, then (a journal day) by line, latest first."""
+    items.sort(key=lambda item: (_span(item)[0], _line(item.source), item.source), reverse=True)
+
+
+def _line(source: str) -> int:
+    _, mark, line = source.rpartition("#L")
+    return int(line) if mark and line.isdecimal() else 0
 
 
 def _about(item: RecallItem, wanted: str) -> bool:

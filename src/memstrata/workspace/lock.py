@@ -48,7 +48,9 @@ class WorkspaceLock:
     def _acquire(self) -> int:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(
+                self.path, os.O_RDWR | os.O_CREAT, 0o666
+            )  # the umask decides, as for any file
         except OSError as error:
             if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise
