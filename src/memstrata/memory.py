@@ -614,6 +614,17 @@ class Memory:
         fused = reciprocal_rank_fusion(lists, len(lists) * pool)
         return sorted(fused, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
 
+    def search_notes(self, query: str) -> tuple[str, ...]:
+        """What a search of ``query`` (just run) should say beside its hits: that the query had
+        nothing to match, or that the embedder failed and turns were ranked by words alone."""
+        notes = []
+        if not content_terms(_query(query)):
+            what = "only common words" if query_terms(_query(query)) else "no words"
+            notes.append(f"nothing to search: the query has {what}")
+        if self.embedder_failure:
+            notes.append(f"{self.embedder_failure}; ranked by words alone")
+        return tuple(notes)
+
     def search_raw(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Hybrid search over raw turns (see :mod:`memstrata.recall.turns`), labelled raw.
 

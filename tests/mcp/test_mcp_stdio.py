@@ -72,6 +72,16 @@ def test_search_with_sessions_names_the_conversation(ws: Path):
     assert hit["stratum"] == "raw" and hit["text"]
 
 
+def test_a_search_with_nothing_to_match_says_so_in_its_notes(ws: Path):
+    async def scenario():
+        async with stdio_client(ws) as client:
+            return await client.call_tool("search", {"query": "what is it?"})
+
+    found = anyio.run(scenario).structured_content
+    assert found["hits"] == []
+    assert found["notes"] == ["nothing to search: the query has only common words"]
+
+
 def test_remember_then_recall_and_context_find_it(ws: Path):
     async def scenario():
         async with stdio_client(ws) as client:

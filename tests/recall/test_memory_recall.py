@@ -207,6 +207,7 @@ def test_a_query_of_common_words_only_recalls_nothing_and_says_why(demo: Memory,
     assert result.items == ()
     assert any("only common words" in note for note in result.notes)
     assert demo.search(query) == []
+    assert demo.search_notes(query) == ("nothing to search: the query has only common words",)
     assert demo.context(query).notes == result.notes
 
 

@@ -6,7 +6,6 @@ import click
 
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json, one_line
-from memstrata.fts import content_terms, query_terms
 
 
 @click.command()
@@ -47,14 +46,13 @@ def search(
         hits = memory.search_sessions(text, limit)
     else:
         hits = memory.search(text, limit, include_archived=include_archived)
-    if memory.embedder_failure:
-        click.echo(f"note: {memory.embedder_failure}; ranked by words alone", err=True)
+    for note in memory.search_notes(text):
+        click.echo(f"note: {note}", err=True)
     if as_json:
         echo_json(hits)
         return
     if not hits:
-        common = query_terms(text) and not content_terms(text)
-        click.echo("no results (the query has only common words)" if common else "no results")
+        click.echo("no results")
     for hit in hits:
         if sessions:
             title = f"  {hit.title}" if hit.title else ""

@@ -30,7 +30,11 @@ def recall_payload(result: RecallResult, budget_bytes: int, agent: str | None) -
 
 
 def search_payload(
-    query: str, hits: list[SearchHit], budget_bytes: int, agent: str | None
+    query: str,
+    hits: list[SearchHit],
+    budget_bytes: int,
+    agent: str | None,
+    notes: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     rows = []
     for hit in hits:
@@ -39,7 +43,13 @@ def search_payload(
             row["text"] = hit.text[: SEARCH_TEXT_MAX_CHARS - 1] + "…"
         rows.append((hit.source, row))
     kept, trimmed = _pack(rows, budget_bytes)
-    payload = {"query": query, "hits": kept, "budget_bytes": budget_bytes, "trimmed": trimmed}
+    payload = {
+        "query": query,
+        "hits": kept,
+        "budget_bytes": budget_bytes,
+        "trimmed": trimmed,
+        "notes": list(notes),
+    }
     return with_agent(payload, agent)
 
 

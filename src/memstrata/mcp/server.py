@@ -160,22 +160,24 @@ class MemoryTools:
         with stratum (wiki, journal or raw), source (topic id, journal line, or session#turn),
         time, title and text. Raw hits are verbatim transcript turns: evidence, not settled
         knowledge. Each text is cut to 600 characters and the hits are packed within the recall
-        budget (6 KB by default); `trimmed` lists the sources left out. With `sessions`, it
-        answers "which conversation was that?": sessions ranked by their turns, their own
-        BM25 and their vectors.
+        budget (6 KB by default); `trimmed` lists the sources left out; `notes` say when the
+        query had nothing to match or the embedder failed (ranked by words alone). With
+        `sessions`, it answers "which conversation was that?": sessions ranked by their turns,
+        their own BM25 and their vectors.
         """
-        return self._run(
-            lambda: search_payload(
-                query,
+
+        def answer() -> dict[str, Any]:
+            hits = (
                 self.memory.search_sessions(query, limit)
                 if sessions
                 else self.memory.search(
                     query, limit, include_raw=include_raw, include_archived=include_archived
-                ),
-                self.memory.config.budgets.recall_bytes,
-                agent,
+                )
             )
-        )
+            budget = self.memory.config.budgets.recall_bytes
+            return search_payload(query, hits, budget, agent, self.memory.search_notes(query))
+
+        return self._run(answer)
 
     def remember(
         self,
