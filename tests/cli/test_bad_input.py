@@ -271,3 +271,14 @@ def test_a_journal_line_with_a_bad_byte_is_named_by_status_and_the_rest_recalled
     recall = run("--workspace", str(ws), "recall", "zeppelin hangar")
     assert recall.returncode == 0
     assert "memory/2025-11-20.md#L4" in recall.stdout
+
+
+def test_status_shows_fifty_problems_and_counts_the_rest(ws: Path):
+    bad = "".join(f"- X bad bullet {n}\n" for n in range(60))
+    (ws / "memory" / "2025-11-20.md").write_text(f"# 2025-11-20\n\n## Retain\n{bad}")
+
+    result = run("--workspace", str(ws), "status")
+
+    problems = [line for line in result.stderr.splitlines() if line.startswith("problem:")]
+    assert len(problems) == 51
+    assert problems[-1] == "problem: … and 10 more (status --json lists them all)"

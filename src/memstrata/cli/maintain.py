@@ -196,7 +196,8 @@ def restore(ctx: click.Context, snapshot_id: str, dry_run: bool, as_json: bool) 
     if as_json:
         echo_json(result)
         return
-    changes = f"{len(result.written)} files written, {len(result.removed)} removed"
+    written = len(result.written)
+    changes = f"{written} file{'' if written == 1 else 's'} written, {len(result.removed)} removed"
     if dry_run:
         click.echo(f"would restore {snapshot_id}: {changes}")
         for line in _listed("write ", result.written) + _listed("remove", result.removed):

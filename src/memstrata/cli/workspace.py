@@ -13,6 +13,8 @@ from memstrata.jsonable import to_jsonable
 from memstrata.workspace.layout import init_workspace
 
 #: held journal entries listed by status and rebuild (all of them are in status --json)
+#: problems status prints before "… and N more" (a broken file can hold thousands)
+PROBLEMS_SHOWN = 50
 HELD_SHOWN = 10
 
 if TYPE_CHECKING:
@@ -63,8 +65,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"held: {entry.source}: reads as an instruction ({entry.reason})", err=True)
     if len(report.held) > HELD_SHOWN:
         click.echo(f"held: … and {len(report.held) - HELD_SHOWN} more (status --json)", err=True)
-    for problem in report.problems:
+    for problem in report.problems[:PROBLEMS_SHOWN]:
         click.echo(f"problem: {problem}", err=True)
+    if len(report.problems) > PROBLEMS_SHOWN:
+        more = len(report.problems) - PROBLEMS_SHOWN
+        click.echo(f"problem: … and {more} more (status --json lists them all)", err=True)
 
 
 def _status_dict(report: Status) -> dict[str, Any]:

@@ -73,12 +73,12 @@ class VectorCache:
                 with self.lock():
                     fill_item_vectors(index, self.embedder, EMBED_PER_QUERY)
             missing = missing_item_vectors(index, self.embedder.name)
-            notes = [
-                f"semantic arm: {missing} items not embedded yet (up to {EMBED_PER_QUERY} more "
-                "per query; 'memstrata rebuild' embeds them all)"
-                if missing
-                else ""
-            ]
+            later = (
+                f"up to {EMBED_PER_QUERY} more per query; 'memstrata rebuild' embeds them all"
+                if self.writable
+                else "a workspace this process cannot write keeps no new vectors"
+            )
+            notes = [f"semantic arm: {missing} items not embedded yet ({later})" if missing else ""]
             for kind in ("topic", "fact"):
                 self._loaded[kind] = self._load(index, kind)
                 notes.append(self.ann_notes.get(kind, ""))
