@@ -25,7 +25,7 @@ def test_a_dry_run_lists_every_file_it_would_write_and_remove(workspace: Path):
 
     assert preview.returncode == 0, preview.stderr
     assert preview.stdout.splitlines() == [
-        f"would restore {snapshot}: 1 files written, 3 removed",
+        f"would restore {snapshot}: 1 file written, 3 removed",
         "  write  memory/topics/_index.json",
         "  remove memory/topics/notes/n000/history.jsonl",
         "  remove memory/topics/notes/n000/meta.json",
