@@ -254,7 +254,7 @@ def test_the_lock_and_databases_follow_the_umask_too(tmp_path):
     ws = tmp_path / "ws"
     script = (
         'umask 002 && "$0" -m memstrata init "$1" >/dev/null'
-        " && sed -i \"s/^model = .*/model = 'hashing'/\" \"$1/memstrata.toml\""
+        ' && sed -i "s/^model = .*/model = \'hashing\'/" "$1/memstrata.toml"'
         ' && "$0" -m memstrata -w "$1" log "zeppelin sighting" >/dev/null'
         ' && "$0" -m memstrata -w "$1" recall zeppelin >/dev/null'
     )

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from memstrata.clock import Clock, to_iso
 from memstrata.config import Config
-from memstrata.errors import EmbedderFailed, InvalidTopicId, TopicNotFound
+from memstrata.errors import EmbedderFailed, InputError, InvalidTopicId, TopicNotFound
 from memstrata.gate.relation import Relation, relate
 from memstrata.gate.statements import features_of, says_more
 from memstrata.gate.verdicts import (
@@ -141,6 +141,8 @@ class Gate:
             supersedes = parse_topic_id(candidate.supersedes) if candidate.supersedes else None
         except InvalidTopicId as error:
             return Rejected(str(error), dry_run)
+        if target is not None and self.topics.exists(target):
+            _check_live(self.topics.get(target))
         entities = tuple(dict.fromkeys((*candidate.entities, *find_entities(text))))
         observed = candidate.observed or now
         fact = replace(candidate, text=text, entities=entities, observed=observed)
@@ -224,7 +226,7 @@ class Gate:
             if not dry_run:
                 self._write(target, summary, fact, reason="new statement added", op="update")
             return Admitted(target, "added to the topic", False, redacted, dry_run)
-        topic_id = target or auto_topic_id(text, fact.kind)
+        topic_id = target or self._new_topic_id(text, fact.kind)
         if not dry_run:
             self._write(topic_id, text + "\n", fact, reason="admitted", op="create")
         return Admitted(topic_id, "new knowledge", True, redacted, dry_run)
@@ -270,7 +272,9 @@ class Gate:
         dry_run: bool,
     ) -> Verdict:
         text = str(fact.text)
-        new_id = target if target and target != old.id else auto_topic_id(text, fact.kind)
+        new_id = (
+            target if target and target != old.id else self._new_topic_id(text, fact.kind, old.id)
+        )
         placed = self._placed(new_id, text)
         if isinstance(placed, Rejected):
             return replace(placed, dry_run=dry_run)
@@ -346,7 +350,11 @@ class Gate:
     ) -> Verdict:
         text = str(fact.text)
         other = match.topic
-        new_id = target if target and target != other.id else auto_topic_id(text, fact.kind)
+        new_id = (
+            target
+            if target and target != other.id
+            else self._new_topic_id(text, fact.kind, other.id)
+        )
         placed = self._placed(new_id, text)
         if isinstance(placed, Rejected):
             return replace(placed, dry_run=dry_run)
@@ -422,6 +430,21 @@ class Gate:
             )
         return Quarantined(pid, reason, dry_run)
 
+    def _new_topic_id(self, text: str, kind: str | None, other: str = "") -> str:
+        """The automatic id of ``text``, unless a topic recall no longer shows (superseded,
+        archived) or ``other``, the topic it is compared with, holds that id: a fact stated again
+        after it was superseded ("Ann lives in Paris" after "… in Rome") gets a topic of its own,
+        ``-2``, ``-3`` … after the id."""
+        base = topic_id = auto_topic_id(text, kind)
+        count = 1
+        while topic_id == other or (
+            self.topics.exists(topic_id)
+            and self.topics.get(topic_id).meta.state not in ("active", "conflict")
+        ):
+            count += 1
+            topic_id = f"{base}-{count}"
+        return topic_id
+
     def _placed(self, topic_id: str, text: str) -> tuple[str, TopicMeta | None] | Rejected:
         """The summary ``topic_id`` gets to hold ``text``, and the meta it has if it exists: the
         text alone for a new topic; an existing one (a named ``--topic``) keeps all it says and
@@ -471,6 +494,22 @@ class Gate:
             meta_changes=changes,
         )  # type: ignore[arg-type]
         self.on_write(topic_id)
+
+
+def _check_live(topic: Topic) -> None:
+    """Refuse a named topic that recall no longer shows: what went into it would be lost."""
+    meta = topic.meta
+    if meta.state == "superseded":
+        by = f" (by {meta.superseded_by})" if meta.superseded_by else ""
+        raise InputError(
+            f"{topic.id} is superseded{by}: nothing it holds is recalled; store this in a live "
+            "topic or as a new one (leave out --topic)"
+        )
+    if meta.state == "archived":
+        raise InputError(
+            f"{topic.id} is archived: nothing it holds is recalled; restore it first "
+            f"('memstrata topic restore {topic.id}') or store this elsewhere"
+        )
 
 
 def _elsewhere(target: str | None, other_id: str, why: str) -> str:

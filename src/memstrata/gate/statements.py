@@ -62,7 +62,8 @@ class Features:
     #: the Chinese runs in order, as compared (particles and negations out)
     han: tuple[str, ...] = ()
     #: numbers and codes written right after the subject, which name it: "Release *2.3*",
-    #: "Server *alpha1*", "Ticket PROJ-*101*" (not "the meeting is at 3pm")
+    #: "Server *alpha1*", "Ticket PROJ-*101*" (not "the meeting is at 3pm"), and codes written
+    #: before it, which are or name it: "*Node1* has …", "The *db1* server …"
     naming: frozenset[str] = frozenset()
     #: the English content word written right after the subject's first word, where a code
     #: would name it: "Printer *hq* has …" (the place of p1 in "Printer p1 has …")
@@ -110,8 +111,12 @@ def features_of(text: str) -> Features:
             _read_chinese(token, state)
         else:
             _read_word(token, following, state, _in_compound(text, *span), position == 0)
-        if not had_subject and state.subject and kind == "word":
-            subject_end = subject_start = position  # English: a Chinese run holds its numbers
+        if not had_subject and kind == "word":
+            # a code before the subject is, or names, the subject: "*Node1* has 16 GB", "The
+            # *db1* server", "*S3* storage" (letters and digits in one token: no quantity)
+            naming |= {code for code in state.numbers - numbers if _is_code(code)}
+            if state.subject:
+                subject_end = subject_start = position  # English: a Chinese run holds numbers
         elif position == subject_start + 1 and len(state.sequence) > words:
             slot = state.sequence[-1][0]
         if position == subject_end + 1:
@@ -206,6 +211,11 @@ class _State:
             hours, _, minutes = value.partition(":")
             value = f"{int(hours):02d}:{minutes}" if hours.isdigit() else value
         self.add_code(value + unit)
+
+
+def _is_code(value: str) -> bool:
+    """Letters and digits in one token (node1, s3, ec2, db1): a name, not a quantity."""
+    return any(ch.isdigit() for ch in value) and any(ch.isalpha() for ch in value)
 
 
 def _times(value: str, factor: int) -> str:

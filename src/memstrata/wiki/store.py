@@ -213,6 +213,25 @@ class TopicStore:
                 raise ParseError(path, number, f"not a history entry: {error}") from error
         return entries
 
+    def _last_entry(self, topic_id: str) -> HistoryEntry | None:
+        """The newest history line that can be read, or ``None``.
+
+        Writes need no more than this: a damaged line further up (a stray edit, a torn append
+        another line followed) stays for :meth:`history` to name, and never stops a topic from
+        being written, which would leave a change across topics (a supersession) half made.
+        """
+        path = self.workspace.topic_dir(parse_topic_id(topic_id)) / HISTORY
+        if not path.exists():
+            return None
+        for line in reversed(_read(path).split("\n")):
+            if not line.strip():
+                continue
+            try:
+                return HistoryEntry(**json.loads(line))
+            except (json.JSONDecodeError, TypeError):
+                continue
+        return None
+
     # -- writing -------------------------------------------------------------------------------
 
     def write(
@@ -381,8 +400,7 @@ class TopicStore:
         merged = {**kept, **intent["meta"]}
         write_json_atomic(meta_path, merged)
         entry = HistoryEntry(**intent["entry"])
-        history = self.history(topic_id)
-        if not history or history[-1] != entry:
+        if self._last_entry(topic_id) != entry:
             append_line(folder / HISTORY, _history_line(entry))
         # The topic as just written, without reading the files back.
         slug = topic_id.split("/", 1)[1]
@@ -445,16 +463,16 @@ class TopicStore:
         ``_index.json`` to a caller that updates it once for many topics.
         """
         topic = topic or self.get(topic_id)
-        history = self.history(topic_id)
+        last = self._last_entry(topic_id)
         now_hash = content_hash(topic.summary, topic.detail, topic.meta.state)
-        last_hash = history[-1].after if history else ""
+        last_hash = last.after if last else ""
         if now_hash == last_hash:
             return None
         with self.lock.held():
             entry = HistoryEntry(
                 time=to_iso(self.clock()),
                 actor="user",
-                op="edit" if history else "create",
+                op="edit" if last else "create",
                 before=last_hash,
                 after=now_hash,
                 reason="hand edit picked up",

@@ -1,0 +1,126 @@
+"""Subjects that are codes, facts named into topics recall no longer shows, and a supersession
+across two topics that a damaged history line must not leave half made."""
+
+from pathlib import Path
+
+import pytest
+
+from memstrata import Memory
+from memstrata.errors import InputError
+from memstrata.gate.relation import relate
+from memstrata.gate.verdicts import Admitted, Superseded
+
+
+@pytest.fixture
+def mem(workspace: Path):
+    with Memory(workspace) as memory:
+        yield memory
+
+
+# --- a code is a name, not a quantity --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Node2 has 32 GB RAM", "Node1 has 16 GB RAM"),
+        ("EC2 storage costs 9 dollars per month", "S3 storage costs 5 dollars per month"),
+        ("The db2 server runs Postgres 15", "The db1 server runs Postgres 14"),
+        ("The a4 printer has 120 pages left", "The a3 printer has 300 pages left"),
+    ],
+)
+def test_a_code_written_before_the_subject_names_another_one(candidate, stored):
+    # letters and digits in one token are a name: node1 and node2 are two machines
+    relation = relate(candidate, stored, cosine=1.0, threshold=0.0)
+
+    assert relation.kind == "unrelated" and relation.reason.startswith("about another one")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Node1 now has 32 GB RAM", "Node1 has 16 GB RAM"),
+        ("The db1 server now runs Postgres 15", "The db1 server runs Postgres 14"),
+        ("The p99 latency is 240 ms", "The p99 latency is 180 ms"),
+    ],
+)
+def test_the_same_code_before_the_subject_still_gets_a_new_value(candidate, stored):
+    assert relate(candidate, stored).kind == "update"
+
+
+def test_a_fact_about_another_coded_subject_leaves_the_first_one_alone(mem: Memory):
+    first = mem.remember("Node1 has 16 GB RAM")
+
+    second = mem.remember("Node2 has 32 GB RAM")
+
+    assert isinstance(second, Admitted) and second.created
+    assert mem.get_topic(first.topic_id).meta.state == "active"
+    assert isinstance(mem.remember("Node1 now has 32 GB RAM"), Superseded)
+
+
+# --- a named topic recall no longer shows ----------------------------------------------------
+
+
+def test_a_fact_named_into_a_superseded_topic_is_refused_and_nothing_is_written(mem: Memory):
+    paris = mem.remember("Ann lives in Paris").topic_id
+    rome = mem.remember("Ann lives in Rome").topic_id
+    before = mem.get_topic(paris)
+
+    with pytest.raises(InputError, match=rf"{paris} is superseded \(by {rome}\)"):
+        mem.remember("Ann likes opera", topic=paris)
+
+    assert mem.get_topic(paris) == before
+    assert [topic.id for topic in mem.list_topics()] == sorted([paris, rome])
+
+
+def test_a_fact_named_into_an_archived_topic_is_refused_even_as_a_dry_run(mem: Memory):
+    topic_id = mem.remember("Ann lives in Paris").topic_id
+    mem.archive_topic(topic_id)
+
+    for dry_run in (True, False):
+        with pytest.raises(InputError, match=rf"{topic_id} is archived: .*topic restore"):
+            mem.remember("Ann likes opera", topic=topic_id, dry_run=dry_run)
+
+    assert "opera" not in mem.get_topic(topic_id).summary
+
+
+def test_a_fact_stated_again_after_it_was_superseded_gets_a_live_topic_of_its_own(mem: Memory):
+    # the same text has the same automatic id: that of the superseded topic
+    paris = mem.remember("Ann lives in Paris").topic_id
+    rome = mem.remember("Ann lives in Rome").topic_id
+
+    again = mem.remember("Ann lives in Paris")
+
+    assert isinstance(again, Superseded) and again.old_id == rome
+    assert again.topic_id not in (paris, rome)
+    assert mem.get_topic(again.topic_id).meta.state == "active"
+    assert mem.get_topic(again.topic_id).summary == "Ann lives in Paris\n"
+    assert mem.get_topic(paris).summary == "Ann lives in Paris\n"  # history, left as it was
+
+
+def test_a_fact_stated_again_after_it_was_archived_is_recalled(mem: Memory):
+    topic_id = mem.remember("Ann likes opera").topic_id
+    mem.archive_topic(topic_id)
+
+    again = mem.remember("Ann likes opera")
+
+    assert isinstance(again, Admitted) and again.topic_id != topic_id
+    assert [item.source for item in mem.recall("opera").items] == [again.topic_id]
+
+
+# --- a supersession is made whole ------------------------------------------------------------
+
+
+def test_a_damaged_history_line_of_the_old_topic_does_not_stop_a_supersession(mem: Memory):
+    paris = mem.remember("Ann lives in Paris").topic_id
+    history = mem.workspace.topic_dir(paris) / "history.jsonl"
+    with history.open("a") as file:
+        file.write('garbage\n{"torn": \n')  # a stray line, then one torn by a crash
+
+    verdict = mem.remember("Ann lives in Rome")
+
+    assert isinstance(verdict, Superseded) and verdict.old_id == paris
+    old = mem.get_topic(paris)
+    assert (old.meta.state, old.meta.superseded_by) == ("superseded", verdict.topic_id)
+    assert [item.source for item in mem.recall("where does Ann live").items] == [verdict.topic_id]
+    assert history.read_text().splitlines()[-1].startswith('{"actor": "agent"')
