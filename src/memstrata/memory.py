@@ -58,8 +58,9 @@ from memstrata.providers.guarded import GuardedEmbedder
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import AccessLog
+from memstrata.recall.filters import RecallFilters
 from memstrata.recall.fusion import reciprocal_rank_fusion
-from memstrata.recall.hybrid import RecallFilters, SemanticArm, recall_items
+from memstrata.recall.hybrid import SemanticArm, recall_items
 from memstrata.recall.lexical import search_journal, search_topics
 from memstrata.recall.temporal import bound
 from memstrata.redaction import redact_secrets

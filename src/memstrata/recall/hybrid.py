@@ -36,24 +36,29 @@ from __future__ import annotations
 import heapq
 import json
 import math
-import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from memstrata.clock import parse_time, to_iso
+from memstrata.clock import parse_time
 from memstrata.fts import content_terms, match_expression
 from memstrata.journal.parse import find_entities
 from memstrata.model import RecallItem
 from memstrata.recall.access import Access
 from memstrata.recall.entity import query_phrases
+from memstrata.recall.filters import (
+    RecallFilters,
+    day_after_start,
+    day_start,
+    narrows,
+    newest_first,
+    next_day,
+    passes,
+)
 from memstrata.recall.lexical import best_journal, best_topics
 from memstrata.recall.temporal import TimeWindow, find_time_windows
 
-_WORDS = re.compile(r"[^\W_]+")
-#: the time of day a journal line may open with ("10:05 …", "9:30 …")
-_CLOCK = re.compile(r"(\d{1,2}):([0-5]\d)\b")
 #: fusion weights (module docstring); the order is the order arms are reported in
 ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 0.5, "entity": 0.3, "temporal": 0.3}
 #: re-ranking (module docstring): the most recency can add, a query window, each use's weight,
@@ -78,19 +83,6 @@ KIND_OF_NAMESPACE = {
 
 #: query text → {source: cosine}; ``None`` when there is no embedder
 SemanticArm = Callable[[str, int], Mapping[str, float]]
-
-
-@dataclass(frozen=True, slots=True)
-class RecallFilters:
-    """Hard filters of one recall."""
-
-    k: int = 10
-    since: str = ""
-    until: str = ""
-    kind: str | None = None
-    entity: str | None = None
-    include_archived: bool = False
-    include_superseded: bool = False
 
 
 @dataclass(slots=True)
@@ -118,13 +110,13 @@ def recall_items(
     """
     states = _states(filters)
     pool: dict[str, _Candidate] = {}
-    if not content_terms(query) and _narrows(filters):
+    if not content_terms(query) and narrows(filters):
         # Nothing to match, a filter to meet: every item it lets through, newest first.
         _add(pool, _filtered(db, filters, states, max(POOL, filters.k)))
         query, semantic = "", None
     # A filter is applied to what the arms found: let them find more, or a narrow filter
     # (one kind, one person, a month) would keep only the few of their usual pool it fits.
-    depth = POOL * 10 if _narrows(filters) else POOL
+    depth = POOL * 10 if narrows(filters) else POOL
     windows = find_time_windows(query, now)
     arms: dict[str, list[str]] = {
         "lexical": _lexical(db, query, states, pool, depth),
@@ -143,7 +135,7 @@ def recall_items(
     kept = [
         candidate
         for candidate in candidates
-        if _passes(candidate.item, filters)
+        if passes(candidate.item, filters)
         and candidate.item.source not in promoted
         and not _too_far(candidate, semantic_floor)
     ]
@@ -167,7 +159,7 @@ def recall_items(
             heapq.heapreplace(top, score)
     # Best score first; among equal scores (items only a filter let in score 0) newest first.
     newest = [candidate.item for _, candidate in scored]
-    _newest_first(newest)
+    newest_first(newest)
     order = {item.source: rank for rank, item in enumerate(newest)}
     scored.sort(key=lambda pair: (-pair[0], order[pair[1].item.source]))
     best = scored[: filters.k]
@@ -249,10 +241,6 @@ _TOPIC_KIND = (
 )
 
 
-def _narrows(filters: RecallFilters) -> bool:
-    return bool(filters.kind or filters.entity or filters.since or filters.until)
-
-
 def _filtered(
     db: sqlite3.Connection, filters: RecallFilters, states: tuple[str, ...], limit: int
 ) -> list[RecallItem]:
@@ -260,7 +248,7 @@ def _filtered(
 
     Time and kind are asked of SQL; an entity is found where recall finds it otherwise (its
     mentions, and its name's words, which find a page titled for it), then every item is
-    checked by :func:`_passes`, the one definition of passing.
+    checked by :func:`passes`, the one definition of passing.
     """
     if filters.entity:
         name = filters.entity.lstrip("@")
@@ -274,9 +262,9 @@ def _filtered(
         items = _topics_within(db, filters, states, limit) + _entries_within(db, filters, limit)
     candidates = [_Candidate(item) for item in dict((i.source, i) for i in items).values()]
     if filters.entity:
-        _fill_entities(db, candidates)  # what _passes reads for the entity
-    items = [candidate.item for candidate in candidates if _passes(candidate.item, filters)]
-    _newest_first(items)
+        _fill_entities(db, candidates)  # what passes reads for the entity
+    items = [candidate.item for candidate in candidates if passes(candidate.item, filters)]
+    newest_first(items)
     return items[:limit]
 
 
@@ -308,7 +296,7 @@ def _entries_within(db: sqlite3.Connection, filters: RecallFilters, limit: int) 
         values.append(filters.since[:10])
     if filters.until:
         clauses.append("day < ?")
-        values.append(_day_after_start(filters.until))
+        values.append(day_after_start(filters.until))
     if filters.kind == "note":
         clauses.append("fact_kind IS NULL")
     elif filters.kind:
@@ -320,12 +308,6 @@ def _entries_within(db: sqlite3.Connection, filters: RecallFilters, limit: int) 
         (*values, limit),
     )
     return [_journal_item(row) for row in rows]
-
-
-def _day_after_start(until: str) -> str:
-    """The first day not before ``until``: a journal day is its start, kept when earlier."""
-    day = until[:10]
-    return day if until[11:] in ("", "00:00:00Z") else _next_day(until)
 
 
 def _lexical(
@@ -464,7 +446,7 @@ def _temporal(
             for row in db.execute(
                 "SELECT * FROM journal WHERE day >= ? AND day < ? ORDER BY day DESC, source, line"
                 " LIMIT ?",
-                (start[:10], end[:10] if end[11:] == "00:00:00Z" else _next_day(end), POOL),
+                (start[:10], end[:10] if end[11:] == "00:00:00Z" else next_day(end), POOL),
             )
         ]
     items.sort(key=lambda item: (item.time, item.source), reverse=True)
@@ -615,64 +597,6 @@ def _journal_item(row: sqlite3.Row) -> RecallItem:
     )
 
 
-def _passes(item: RecallItem, filters: RecallFilters) -> bool:
-    if filters.kind and item.kind != filters.kind:
-        return False
-    if filters.entity and not _about(item, filters.entity.lstrip("@").casefold()):
-        return False
-    if not (filters.since or filters.until):
-        return True
-    if not item.time:
-        return not filters.since
-    start, end = _span(item)
-    if filters.since and (end <= filters.since if start != end else start < filters.since):
-        return False
-    return not (filters.until and start >= filters.until)
-
-
-def _span(item: RecallItem) -> tuple[str, str]:
-    """When ``item`` happened, as ISO times ``(start, end)``: a topic's moment; a journal
-    line's time of day when it opens with one ("10:05 …", as ``memstrata log`` writes, UTC),
-    else its whole day."""
-    if "T" in item.time:
-        return item.time, item.time
-    clock = _CLOCK.match(item.content)
-    if clock and int(clock[1]) < 24:
-        moment = f"{item.time}T{int(clock[1]):02d}:{clock[2]}:00Z"
-        return moment, moment
-    return _start(item.time), _start(_next_day(_start(item.time)))
-
-
-def _newest_first(items: list[RecallItem]) -> None:
-    """Sort ``items`` newest first: by time, then (a journal day) by line, latest first."""
-    items.sort(key=lambda item: (_span(item)[0], _line(item.source), item.source), reverse=True)
-
-
-def _line(source: str) -> int:
-    _, mark, line = source.rpartition("#L")
-    return int(line) if mark and line.isdecimal() else 0
-
-
-def _about(item: RecallItem, wanted: str) -> bool:
-    """``item`` mentions the entity, or is a topic named for it: its title holds the name's
-    words in a row ("Ann Weber" for Ann, "李娜 (Li Na)" for Li Na or 李娜), or its slug is
-    the name (``people/li-na``)."""
-    if wanted in {name.casefold() for name in item.entities}:
-        return True
-    if item.stratum != "wiki":
-        return False
-    name = _WORDS.findall(wanted)
-    title = _WORDS.findall(item.title.casefold())
-    if name and any(title[i : i + len(name)] == name for i in range(len(title))):
-        return True
-    return item.source.rpartition("/")[2] == "-".join(name)
-
-
-def _start(time: str) -> str:
-    """A journal day is compared as the start of that day."""
-    return time if "T" in time else f"{time}T00:00:00Z"
-
-
 def _rerank(
     item: RecallItem,
     use: Access | None,
@@ -680,7 +604,7 @@ def _rerank(
     now: datetime,
     stale_days: int,
 ) -> float:
-    moment = parse_time(_start(item.time)) if item.time else None
+    moment = parse_time(day_start(item.time)) if item.time else None
     factor = 1.0
     if moment is not None:
         age_days = max(0.0, (now - moment).total_seconds() / 86400)
@@ -708,8 +632,3 @@ def _with(item: RecallItem, score: float, arms: tuple[str, ...]) -> RecallItem:
         item.state,
         item.title,
     )
-
-
-def _next_day(iso: str) -> str:
-    moment = parse_time(iso)
-    return to_iso(moment + timedelta(days=1))[:10] if moment else iso[:10]

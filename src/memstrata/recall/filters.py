@@ -1,0 +1,105 @@
+"""What passes a recall's hard filters: kind, entity, and a time span (``--since``/``--until``).
+
+Pure functions on items. A topic is at its moment; a journal line at the time of day it opens
+with ("10:05 …", as ``memstrata log`` writes it, UTC), else across its whole day, so a bound
+inside a day keeps the day's untimed lines and cuts its timed ones where they fall.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from memstrata.clock import parse_time, to_iso
+from memstrata.model import RecallItem
+
+_WORDS = re.compile(r"[^\W_]+")
+#: the time of day a journal line may open with ("10:05 …", "9:30 …")
+_CLOCK = re.compile(r"(\d{1,2}):([0-5]\d)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class RecallFilters:
+    """Hard filters of one recall."""
+
+    k: int = 10
+    since: str = ""
+    until: str = ""
+    kind: str | None = None
+    entity: str | None = None
+    include_archived: bool = False
+    include_superseded: bool = False
+
+
+def narrows(filters: RecallFilters) -> bool:
+    return bool(filters.kind or filters.entity or filters.since or filters.until)
+
+
+def passes(item: RecallItem, filters: RecallFilters) -> bool:
+    if filters.kind and item.kind != filters.kind:
+        return False
+    if filters.entity and not _about(item, filters.entity.lstrip("@").casefold()):
+        return False
+    if not (filters.since or filters.until):
+        return True
+    if not item.time:
+        return not filters.since
+    start, end = _span(item)
+    if filters.since and (end <= filters.since if start != end else start < filters.since):
+        return False
+    return not (filters.until and start >= filters.until)
+
+
+def _span(item: RecallItem) -> tuple[str, str]:
+    """When ``item`` happened, as ISO times ``(start, end)``: a topic's moment; a journal
+    line's time of day when it opens with one ("10:05 …", as ``memstrata log`` writes, UTC),
+    else its whole day."""
+    if "T" in item.time:
+        return item.time, item.time
+    clock = _CLOCK.match(item.content)
+    if clock and int(clock[1]) < 24:
+        moment = f"{item.time}T{int(clock[1]):02d}:{clock[2]}:00Z"
+        return moment, moment
+    return day_start(item.time), day_start(next_day(day_start(item.time)))
+
+
+def newest_first(items: list[RecallItem]) -> None:
+    """Sort ``items`` newest first: by time, then (a journal day) by line, latest first."""
+    items.sort(key=lambda item: (_span(item)[0], _line(item.source), item.source), reverse=True)
+
+
+def _line(source: str) -> int:
+    _, mark, line = source.rpartition("#L")
+    return int(line) if mark and line.isdecimal() else 0
+
+
+def _about(item: RecallItem, wanted: str) -> bool:
+    """``item`` mentions the entity, or is a topic named for it: its title holds the name's
+    words in a row ("Ann Weber" for Ann, "李娜 (Li Na)" for Li Na or 李娜), or its slug is
+    the name (``people/li-na``)."""
+    if wanted in {name.casefold() for name in item.entities}:
+        return True
+    if item.stratum != "wiki":
+        return False
+    name = _WORDS.findall(wanted)
+    title = _WORDS.findall(item.title.casefold())
+    if name and any(title[i : i + len(name)] == name for i in range(len(title))):
+        return True
+    return item.source.rpartition("/")[2] == "-".join(name)
+
+
+def day_start(time: str) -> str:
+    """A journal day is compared as the start of that day."""
+    return time if "T" in time else f"{time}T00:00:00Z"
+
+
+def day_after_start(until: str) -> str:
+    """The first day not before ``until``: a journal day is its start, kept when earlier."""
+    day = until[:10]
+    return day if until[11:] in ("", "00:00:00Z") else next_day(until)
+
+
+def next_day(iso: str) -> str:
+    moment = parse_time(iso)
+    return to_iso(moment + timedelta(days=1))[:10] if moment else iso[:10]
