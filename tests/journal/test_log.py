@@ -21,6 +21,18 @@ def test_log_appends_below_earlier_lines(memory: Memory):
     assert text == "# 2025-11-27\n\n- 10:00 first\n- 10:00 second\n"
 
 
+def test_a_journal_saved_with_crlf_line_ends_keeps_them(memory: Memory):
+    path = memory.workspace.memory_dir / "2025-11-27.md"
+    path.write_bytes(b"# 2025-11-27\r\n\r\n- 09:00 from an editor\r\n\r\n## Retain\r\n- W: x\r\n")
+
+    memory.log("first")
+    memory.log("a fact", kind="world")
+
+    data = path.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n")  # no bare LF among them
+    assert b"- 10:00 first\r\n" in data and b"- W a fact\r\n" in data
+
+
 def test_a_typed_log_goes_into_the_retain_section(memory: Memory):
     memory.log("first")
     memory.log("@Ann prefers cortado", kind="opinion", confidence=0.8)

@@ -63,7 +63,13 @@ def append_log(
         existing = decode_text(data, path) if data else ""
         # Kept, so that a note for the end of a file that opens with a BOM is still an append.
         bom = codecs.BOM_UTF8 if data and data.startswith(codecs.BOM_UTF8) else b""
+        # A journal saved with CRLF line ends throughout (a Windows editor) stays so.
+        crlf = "\r\n" in existing and existing.count("\r\n") == existing.count("\n")
+        if crlf:
+            existing = existing.replace("\r\n", "\n")
         lines, index = place_line(existing if existing.strip() else heading, new_line, kind)
+        if crlf:
+            lines = lines.replace("\n", "\r\n")
         return bom + lines.encode("utf-8"), index
 
     index = update_shared_file(path, add_line)
