@@ -36,7 +36,7 @@ class RulesFile:
     @property
     def injected(self) -> str:
         """The file as the context injects it, under its path ("" when it is empty)."""
-        text = self.text.strip()
+        text = self.text.replace("\r\n", "\n").strip()  # a file saved with CRLF line ends
         return f"## {self.path}\n{text}\n\n" if text else ""
 
     @property

@@ -182,3 +182,12 @@ def test_caps_hold_for_any_workspace_content(tmp_path_factory, topics, query):
         for channel in compiled.channels:
             assert channel.bytes <= caps[channel.name]
         assert memory.context(query or None).text == compiled.text
+
+
+def test_rules_saved_with_crlf_line_ends_are_injected_with_plain_newlines(workspace: Path):
+    (workspace / "prompt" / "USER.md").write_bytes(b"# User\r\n\r\nPrefers short answers.\r\n")
+    with Memory(workspace) as memory:
+        text = memory.context().text
+
+    assert "\r" not in text
+    assert "## prompt/USER.md\n# User\n\nPrefers short answers.\n" in text
