@@ -338,9 +338,6 @@ class Memory:
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
         """The topic index as injected each turn (≤ the index budget), hand edits included."""
         self.refresh()  # keeps _index.json in step with topic files edited by hand
-        return self._rendered_index(budget_bytes)
-
-    def _rendered_index(self, budget_bytes: int | None = None) -> RenderedIndex:
         return render_index_file(
             self.workspace.index_json,
             budget_bytes or self.config.budgets.index_bytes,
@@ -618,9 +615,9 @@ class Memory:
     def search_notes(self, query: str) -> tuple[str, ...]:
         """What a search of ``query`` (just run) should say beside its hits: that the query had
         nothing to match, or that the embedder failed and turns were ranked by words alone."""
-        notes = []
-        if not content_terms(_query(query)):
-            what = "only common words" if query_terms(_query(query)) else "no words"
+        notes, query = [], _query(query)
+        if not content_terms(query):
+            what = "only common words" if query_terms(query) else "no words"
             notes.append(f"nothing to search: the query has {what}")
         if self.embedder_failure:
             notes.append(f"{self.embedder_failure}; ranked by words alone")

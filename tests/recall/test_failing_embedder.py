@@ -6,14 +6,10 @@ loopback address, which can be switched to fail the ways endpoints do.
 
 from __future__ import annotations
 
-import json
 import re
-import threading
 from collections.abc import Iterator
 from datetime import datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -21,50 +17,17 @@ import memstrata.memory as memory_module
 from memstrata import Memory
 from memstrata.gate.verdicts import Admitted
 from memstrata.model import Session, Turn
-from memstrata.providers.hashing import HashingEmbedder
 from memstrata.workspace.layout import init_workspace
 from tests.cli.process import run
+from tests.providers.fake_endpoint import FakeEmbeddings, serving
 
 CLOSED_PORT = "http://127.0.0.1:9/v1"
 
 
-class _Endpoint(BaseHTTPRequestHandler):
-    """Embeds with the hashing embedder while ``mode`` is ``ok``; else fails as it says."""
-
-    mode: ClassVar[str] = "ok"
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        mode = type(self).mode
-        if mode == "http-500":
-            self.send_response(500)
-            self.end_headers()
-            return
-        width = 24 if mode == "wider" else 16
-        rows = [row.tolist() for row in HashingEmbedder(width).embed(body["input"])]
-        if mode == "strings":
-            rows = [["x"] * width for _ in rows]
-        data = [{"index": i, "embedding": row} for i, row in enumerate(rows)]
-        payload = json.dumps({"data": data}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def endpoint() -> Iterator[str]:
-    _Endpoint.mode = "ok"
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Endpoint)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving() as url:
+        yield url
 
 
 def _workspace(root: Path, base_url: str) -> Path:
@@ -107,7 +70,7 @@ def test_an_endpoint_that_starts_failing_is_rested_then_tried_again(
         assert memory.rebuild().embedded == 2
         assert not any("semantic arm off" in n for n in memory.recall("flat white").notes)
 
-        _Endpoint.mode = failure
+        FakeEmbeddings.mode = failure
         failed = memory.recall("coffee before a review")
 
         assert any("semantic arm off" in note for note in failed.notes)
@@ -115,7 +78,7 @@ def test_an_endpoint_that_starts_failing_is_rested_then_tried_again(
         # resting: the next read does not ask the endpoint again, and says why it is off
         assert any("semantic arm off" in n for n in memory.recall("flat white").notes)
 
-        _Endpoint.mode = "ok"
+        FakeEmbeddings.mode = "ok"
         monkeypatch.setattr(memory_module, "EMBEDDER_RETRY_S", 0.0)
         memory._embedder_down_until = 0.0  # the rest is over
         again = memory.recall("flat white")

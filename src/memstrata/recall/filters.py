@@ -66,7 +66,12 @@ def _span(item: RecallItem) -> tuple[str, str]:
 
 def newest_first(items: list[RecallItem]) -> None:
     """Sort ``items`` newest first: by time, then (a journal day) by line, latest first."""
-    items.sort(key=lambda item: (_span(item)[0], _line(item.source), item.source), reverse=True)
+    items.sort(key=recency, reverse=True)
+
+
+def recency(item: RecallItem) -> tuple[str, int, str]:
+    """A key that orders items oldest first (:func:`newest_first` reverses it)."""
+    return _span(item)[0], _line(item.source), item.source
 
 
 def _line(source: str) -> int:

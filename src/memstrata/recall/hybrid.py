@@ -55,6 +55,7 @@ from memstrata.recall.filters import (
     newest_first,
     next_day,
     passes,
+    recency,
 )
 from memstrata.recall.lexical import best_journal, best_topics
 from memstrata.recall.temporal import TimeWindow, find_time_windows
@@ -158,10 +159,8 @@ def recall_items(
         elif score > top[0]:
             heapq.heapreplace(top, score)
     # Best score first; among equal scores (items only a filter let in score 0) newest first.
-    newest = [candidate.item for _, candidate in scored]
-    newest_first(newest)
-    order = {item.source: rank for rank, item in enumerate(newest)}
-    scored.sort(key=lambda pair: (-pair[0], order[pair[1].item.source]))
+    scored.sort(key=lambda pair: recency(pair[1].item), reverse=True)
+    scored.sort(key=lambda pair: -pair[0])  # stable: equal scores stay newest first
     best = scored[: filters.k]
     if not filters.entity:
         _fill_entities(db, [candidate for _, candidate in best])

@@ -100,12 +100,8 @@ def update_shared_file(path: Path, change: Callable[[bytes | None], tuple[bytes,
 
 def create_atomic(path: Path, data: bytes) -> bool:
     """Create ``path`` holding ``data`` whole; ``False``, writing nothing, when it exists."""
-    fd, temp = _open_temp(path)
+    temp = _write_temp(path, data)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
         try:
             # A hard link appears whole and, unlike a rename, never replaces what is there.
             os.link(temp, path)
@@ -202,6 +198,20 @@ def _open_temp(path: Path) -> tuple[int, Path]:
     return fd, temp
 
 
+def _write_temp(path: Path, data: bytes) -> Path:
+    """A temp file beside ``path`` holding ``data``, on disk (fsync'd); none left on failure."""
+    fd, temp = _open_temp(path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return temp
+
+
 def _raise_if_refused(error: OSError, path: Path) -> None:
     """Turn a refused write into :class:`WorkspaceReadOnly`; leave any other error alone."""
     if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
@@ -231,12 +241,8 @@ def _append_if_unchanged(path: Path, fd: int, size: int, data: bytes) -> bool:
 def _replace_keeping_appends(path: Path, fd: int, old: bytes, data: bytes) -> bool:
     """Rename ``data`` over ``path`` if it still starts with ``old``, then copy what was
     appended to the replaced file (open as ``fd``) meanwhile to the end of the new one."""
-    temp_fd, temp = _open_temp(path)
+    temp = _write_temp(path, data)
     try:
-        with os.fdopen(temp_fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
         # As late as possible: a rewrite after this check and before the rename is lost.
         if not (_is_same_path(path, fd) and _read_range(fd, 0, len(old)) == old):
             temp.unlink()

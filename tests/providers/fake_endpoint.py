@@ -1,0 +1,63 @@
+"""A tiny OpenAI-compatible ``/v1/embeddings`` server on 127.0.0.1, switchable to fail.
+
+The client under test is the real one (``OpenAIEmbedder``); only the server is a stand-in.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
+
+from memstrata.providers.hashing import HashingEmbedder
+
+
+class FakeEmbeddings(BaseHTTPRequestHandler):
+    """Embeds with the hashing embedder (16 wide, not normalised, rows out of order) while
+    ``mode`` is ``ok``; ``http-500``, ``strings`` and ``wider`` fail the ways endpoints do, and
+    the model ``broken`` always answers HTTP 500. Every request is kept in ``requests``."""
+
+    mode: ClassVar[str] = "ok"
+    requests: ClassVar[list[dict]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append(
+            {"path": self.path, "body": body, "auth": self.headers.get("Authorization")}
+        )
+        mode = type(self).mode
+        if mode == "http-500" or body["model"] == "broken":
+            self.send_response(500)
+            self.end_headers()
+            return
+        width = 24 if mode == "wider" else 16
+        rows = [(row * 3.0).tolist() for row in HashingEmbedder(width).embed(body["input"])]
+        if mode == "strings":
+            rows = [["x"] * width for _ in rows]
+        data = [{"index": i, "embedding": row} for i, row in enumerate(rows)]
+        payload = json.dumps({"data": list(reversed(data))}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def serving() -> Iterator[str]:
+    """The server running, in mode ``ok`` with no requests yet; yields its ``/v1`` URL."""
+    FakeEmbeddings.mode, FakeEmbeddings.requests = "ok", []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), FakeEmbeddings)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
