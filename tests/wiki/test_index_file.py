@@ -150,7 +150,19 @@ def _topic(topic_id: str) -> Topic:
 ON_DISK = [_topic("people/ann"), _topic("people/bob"), _topic("people/cleo")]
 
 
-@pytest.mark.parametrize("damage", [b"{oops\n", b'{"topics": 3}', b"\xff\xfe", None])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"{oops\n",
+        b'{"topics": 3, "version": 1}',
+        b"\xff\xfe",
+        b"[1, 2]",
+        # another version's layout, whose topics may be kept elsewhere: not read as none
+        b'{"topics": [], "version": 2}',
+        b'{"topics": []}',
+        None,
+    ],
+)
 def test_an_update_of_a_damaged_or_missing_file_rebuilds_it_from_every_topic(
     tmp_path: Path, damage: bytes | None
 ):

@@ -24,6 +24,8 @@ from memstrata.workspace.atomic import write_atomic
 from memstrata.workspace.textfile import decode_text
 
 LIVE_STATES = ("active", "conflict")
+#: the layout of the file; one of another version is rebuilt from the topic files
+INDEX_FILE_VERSION = 1
 
 
 def entry_for(topic: Topic) -> IndexEntry:
@@ -43,10 +45,15 @@ def read_index_file(path: Path) -> list[IndexEntry]:
     text = decode_text(path.read_bytes(), path)
     try:
         rows = json.loads(text)
+        version = rows.get("version")
+        if version != INDEX_FILE_VERSION:
+            # another version's file may keep its topics elsewhere: read as none, it would
+            # empty the injected Index; unreadable, it is rebuilt from the topic files
+            raise ParseError(path, None, f"version {version!r}, not {INDEX_FILE_VERSION}")
         return [IndexEntry(**row) for row in rows["topics"]]
     except json.JSONDecodeError as error:
         raise ParseError(path, error.lineno, f"invalid JSON: {error.msg}") from error
-    except (KeyError, TypeError) as error:
+    except (KeyError, TypeError, AttributeError) as error:
         raise ParseError(path, None, f"not a topic index: {error}") from error
 
 
@@ -65,7 +72,7 @@ def write_index_file(path: Path, entries: Iterable[IndexEntry], cache: Path | No
         for e in sorted(entries, key=lambda entry: entry.id)
     ]
     topics = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
-    write_atomic(path, f'{{\n  "topics": {topics},\n  "version": 1\n}}\n')
+    write_atomic(path, f'{{\n  "topics": {topics},\n  "version": {INDEX_FILE_VERSION}\n}}\n')
     if cache is not None:
         _remember(cache, {"file": _file_key(path.stat())})
 
