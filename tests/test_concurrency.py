@@ -62,10 +62,23 @@ def test_four_processes_writing_at_once_lose_nothing(workspace: Path):
         assert memory.index.dump() == live
 
 
+def _wait_for(path: Path, process: subprocess.Popen, timeout_s: float = 120.0) -> None:
+    """Until ``path`` exists: the writer is past its start-up (which a loaded machine may
+    stretch to seconds) and in the middle of its writes."""
+    deadline = time.monotonic() + timeout_s
+    while not path.exists():
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        assert time.monotonic() < deadline, f"no {path} after {timeout_s} s"
+        time.sleep(0.001)
+
+
 def test_writers_killed_mid_write_leave_no_topic_without_history(workspace: Path):
+    topics = workspace / "memory" / "topics"
     for round_number in range(8):
-        [process] = _writers(workspace, [f"k{round_number}"], 400)
-        time.sleep(0.35 + 0.07 * round_number)
+        name = f"k{round_number}"
+        [process] = _writers(workspace, [name], 400)
+        # killed a little further into its writes each round, never before they began
+        _wait_for(topics / name / f"t{2 * round_number:02d}" / "summary.md", process)
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
         with Memory(workspace) as memory:
