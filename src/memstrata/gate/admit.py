@@ -23,6 +23,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from memstrata.clock import Clock, to_iso
 from memstrata.config import Config
@@ -40,10 +41,10 @@ from memstrata.gate.verdicts import (
 )
 from memstrata.injection import detect_injection
 from memstrata.journal.parse import find_entities
-from memstrata.model import FactKind, Proposal, ProposalSide, Topic, TopicMeta
-from memstrata.proposals import ProposalStore, proposal_id
+from memstrata.model import FactKind, Proposal, ProposalSide, Topic, TopicMeta, TopicState
+from memstrata.proposals import ProposalStore, proposal_id, render_proposal
 from memstrata.redaction import redact_secrets
-from memstrata.wiki.store import TopicStore
+from memstrata.wiki.store import TopicEdit, TopicStore
 from memstrata.workspace.names import parse_topic_id, slugify
 
 NAMESPACE_OF_KIND: dict[str | None, str] = {
@@ -150,6 +151,8 @@ class Gate:
             if not self.topics.exists(supersedes):
                 return Rejected(f"--supersedes {supersedes}: no such topic", dry_run)
             old = self.topics.get(supersedes)
+            if old.meta.state in ("superseded", "archived"):
+                return Rejected(_not_live(old), dry_run)
             return self._supersede(fact, target, old, "explicitly superseded", redacted, dry_run)
         match = self._strongest_match(text, entities, target)
         if match is None or match.relation.kind == "unrelated":
@@ -224,11 +227,13 @@ class Gate:
                 return replace(placed, dry_run=dry_run)
             summary, _ = placed
             if not dry_run:
-                self._write(target, summary, fact, reason="new statement added", op="update")
+                self._write(
+                    self._edit(target, summary, fact, reason="new statement added", op="update")
+                )
             return Admitted(target, "added to the topic", False, redacted, dry_run)
         topic_id = target or self._new_topic_id(text, fact.kind)
         if not dry_run:
-            self._write(topic_id, text + "\n", fact, reason="admitted", op="create")
+            self._write(self._edit(topic_id, text + "\n", fact, reason="admitted", op="create"))
         return Admitted(topic_id, "new knowledge", True, redacted, dry_run)
 
     def _merge(
@@ -250,16 +255,16 @@ class Gate:
             "entities": tuple(dict.fromkeys((*meta.entities, *fact.entities))),
             "lineage": _lineage(meta.lineage, fact.source),
         }
-        self.topics.write(
-            topic.id,
-            summary,
-            None,
-            actor=fact.actor,
-            reason=reason,
-            op="merge",
-            meta_changes=changes,
+        self._write(
+            TopicEdit(
+                topic.id,
+                summary,
+                actor=fact.actor,
+                reason=reason,
+                meta_changes=changes,
+                op="merge",
+            )
         )
-        self.on_write(topic.id)
         return Merged(topic.id, reason, redacted)
 
     def _supersede(
@@ -284,32 +289,33 @@ class Gate:
         )
         if dry_run:
             return Superseded(new_id, old.id, reason, redacted, True)
+        # one change: a crash between the two never leaves both live
         self._write(
-            new_id,
-            summary,
-            fact,
-            reason=reason,
-            op="update" if kept else "create",
-            extra={
-                "supersedes": tuple(
-                    dict.fromkeys(
-                        (*(kept.supersedes if kept else ()), *old.meta.supersedes, old.id)
-                    )
-                ),
-                "links": _add(kept.links if kept else old.meta.links, old.id),
-            },
+            self._edit(
+                new_id,
+                summary,
+                fact,
+                reason=reason,
+                op="update" if kept else "create",
+                extra={
+                    "supersedes": tuple(
+                        dict.fromkeys(
+                            (*(kept.supersedes if kept else ()), *old.meta.supersedes, old.id)
+                        )
+                    ),
+                    "links": _add(kept.links if kept else old.meta.links, old.id),
+                },
+            ),
+            TopicEdit(
+                old.id,
+                old.summary,
+                actor=fact.actor,
+                reason=f"superseded by {new_id}: {why}",
+                state="superseded",
+                meta_changes={"superseded_by": new_id, "links": _add(old.meta.links, new_id)},
+                op="supersede",
+            ),
         )
-        self.topics.write(
-            old.id,
-            old.summary,
-            None,
-            actor=fact.actor,
-            state="superseded",
-            op="supersede",
-            reason=f"superseded by {new_id}: {why}",
-            meta_changes={"superseded_by": new_id, "links": _add(old.meta.links, new_id)},
-        )
-        self.on_write(old.id)
         return Superseded(new_id, old.id, reason, redacted)
 
     def _replace_sentence(
@@ -326,16 +332,16 @@ class Gate:
                 # the topic now holds a statement made then: what comes later is newer than it
                 "observed": max(meta.observed or meta.created, fact.observed),
             }
-            self.topics.write(
-                topic.id,
-                summary,
-                None,
-                actor=fact.actor,
-                op="supersede",
-                reason=reason,
-                meta_changes=changes,
+            self._write(
+                TopicEdit(
+                    topic.id,
+                    summary,
+                    actor=fact.actor,
+                    reason=reason,
+                    meta_changes=changes,
+                    op="supersede",
+                )
             )
-            self.on_write(topic.id)
         return Superseded(topic.id, topic.id, reason, redacted, dry_run)
 
     def _conflict(
@@ -365,50 +371,50 @@ class Gate:
         )
         if dry_run:
             return Conflicted(new_id, other.id, pid, reason, redacted, True)
-        self._write(
-            new_id,
-            summary,
-            fact,
-            reason=reason,
-            op="update" if kept else "create",
-            state="conflict",
-            extra={
-                "conflicts_with": _add(kept.conflicts_with if kept else (), other.id),
-                "links": _add(kept.links if kept else (), other.id),
-            },
-        )
-        self.topics.write(
-            other.id,
-            other.summary,
-            None,
-            actor=fact.actor,
-            state="conflict",
-            op="conflict",
-            reason=f"conflicts with {new_id}: {why}",
-            meta_changes={
-                "conflicts_with": _add(other.meta.conflicts_with, new_id),
-                "links": _add(other.meta.links, new_id),
-            },
-        )
-        self.on_write(other.id)
-        self.proposals.put(
-            Proposal(
-                id=pid,
-                kind="conflict",
-                status="open",
-                created=now,
-                reason=f"These two say things that cannot both be true ({why}). Which stands?",
-                sides=(
-                    ProposalSide(
-                        "a",
-                        other.id,
-                        match.statement,
-                        other.meta.observed or other.meta.created,
-                        ", ".join(other.meta.lineage),
-                    ),
-                    ProposalSide("b", new_id, text, fact.observed, fact.source),
+        proposal = Proposal(
+            id=pid,
+            kind="conflict",
+            status="open",
+            created=now,
+            reason=f"These two say things that cannot both be true ({why}). Which stands?",
+            sides=(
+                ProposalSide(
+                    "a",
+                    other.id,
+                    match.statement,
+                    other.meta.observed or other.meta.created,
+                    ", ".join(other.meta.lineage),
                 ),
-            )
+                ProposalSide("b", new_id, text, fact.observed, fact.source),
+            ),
+        )
+        # one change: both sides marked and the proposal that asks about them, or none of it
+        self._write(
+            self._edit(
+                new_id,
+                summary,
+                fact,
+                reason=reason,
+                op="update" if kept else "create",
+                state="conflict",
+                extra={
+                    "conflicts_with": _add(kept.conflicts_with if kept else (), other.id),
+                    "links": _add(kept.links if kept else (), other.id),
+                },
+            ),
+            TopicEdit(
+                other.id,
+                other.summary,
+                actor=fact.actor,
+                reason=f"conflicts with {new_id}: {why}",
+                state="conflict",
+                meta_changes={
+                    "conflicts_with": _add(other.meta.conflicts_with, new_id),
+                    "links": _add(other.meta.links, new_id),
+                },
+                op="conflict",
+            ),
+            files={self.proposals.path(pid): render_proposal(proposal)},
         )
         return Conflicted(new_id, other.id, pid, reason, redacted)
 
@@ -461,7 +467,7 @@ class Gate:
             )
         return summary, current.meta
 
-    def _write(
+    def _edit(
         self,
         topic_id: str,
         summary: str,
@@ -469,9 +475,11 @@ class Gate:
         *,
         reason: str,
         op: str,
-        state: str | None = None,
+        state: TopicState | None = None,
         extra: dict[str, object] | None = None,
-    ) -> None:
+    ) -> TopicEdit:
+        """The edit that stores ``fact`` in ``topic_id``: its kind, entities, confidence, time
+        and source go into the topic's meta."""
         changes: dict[str, object] = {
             "kind": fact.kind or "",
             "entities": tuple(fact.entities),
@@ -483,17 +491,21 @@ class Gate:
         if self.topics.exists(topic_id):
             current = self.topics.get(topic_id).meta
             changes["lineage"] = _lineage(current.lineage, fact.source)
-        self.topics.write(
+        return TopicEdit(
             topic_id,
             summary,
-            None,
             actor=fact.actor,
             reason=reason,
-            op=op,
             state=state,
             meta_changes=changes,
-        )  # type: ignore[arg-type]
-        self.on_write(topic_id)
+            op=op,
+        )
+
+    def _write(self, *edits: TopicEdit, files: dict[Path, str] | None = None) -> None:
+        """Carry out ``edits`` (and write ``files``) as one change, then tell the index."""
+        self.topics.write_together(edits, files)
+        for edit in edits:
+            self.on_write(edit.topic_id)
 
 
 def _check_live(topic: Topic) -> None:
@@ -510,6 +522,18 @@ def _check_live(topic: Topic) -> None:
             f"{topic.id} is archived: nothing it holds is recalled; restore it first "
             f"('memstrata topic restore {topic.id}') or store this elsewhere"
         )
+
+
+def _not_live(old: Topic) -> str:
+    """Why ``--supersedes`` of a topic recall no longer shows is refused, and what to do."""
+    if old.meta.state == "archived":
+        return (
+            f"--supersedes {old.id}: it is archived, so nothing it holds is recalled; store "
+            f"this without --supersedes, or restore it first ('memstrata topic restore {old.id}')"
+        )
+    by = old.meta.superseded_by
+    instead = f"supersede {by} instead" if by else "store this without --supersedes"
+    return f"--supersedes {old.id}: it is superseded already{f' by {by}' if by else ''}; {instead}"
 
 
 def _elsewhere(target: str | None, other_id: str, why: str) -> str:

@@ -6,14 +6,16 @@ next ``garden`` run carries an accepted one out, once, if its topics are still a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 from memstrata.clock import to_iso
 from memstrata.errors import InputError
 from memstrata.gate.admit import Candidate, Gate
 from memstrata.gate.verdicts import Verdict, verdict_name
-from memstrata.model import Proposal
-from memstrata.proposals import GARDEN_KINDS
+from memstrata.model import Proposal, TopicState
+from memstrata.proposals import GARDEN_KINDS, render_proposal
+from memstrata.wiki.store import TopicEdit
 
 Keep = Literal["a", "b", "both"]
 
@@ -72,16 +74,26 @@ def rule_on(
         )
     why = f"ruling on {pid}: keep {ruling}"
     if ruling == "both":
-        for topic_id in sides.values():
-            if topic_id not in gone.values():
-                _set(gate, topic_id, "active", why, actor, clear_conflict=tuple(sides.values()))
+        edits = [
+            _edit(gate, topic_id, "active", why, actor, clear_conflict=tuple(sides.values()))
+            for topic_id in sides.values()
+            if topic_id not in gone.values()
+        ]
     else:
         winner, loser = sides[ruling], sides["b" if ruling == "a" else "a"]
-        _set(gate, winner, "active", why, actor, clear_conflict=(loser,))
-        _set(gate, loser, "superseded", why, actor, clear_conflict=(winner,), superseded_by=winner)
-    status = "accepted" if accept else "rejected"
+        edits = [
+            _edit(gate, winner, "active", why, actor, clear_conflict=(loser,)),
+            _edit(gate, loser, "superseded", why, actor, (winner,), superseded_by=winner),
+        ]
     closed = f"kept {ruling}" + (f"; {_gone(gone)}" if gone else "")
-    return gate.proposals.resolve(pid, status, closed, now)
+    resolved = replace(
+        proposal, status="accepted" if accept else "rejected", ruling=closed, resolved=now
+    )
+    # one change: both sides and the closed proposal, so a crash never leaves it half ruled
+    gate.topics.write_together(edits, {gate.proposals.path(pid): render_proposal(resolved)})
+    for edit in edits:
+        gate.on_write(edit.topic_id)
+    return resolved
 
 
 def _gone(gone: dict[str, str]) -> str:
@@ -90,32 +102,30 @@ def _gone(gone: dict[str, str]) -> str:
     return f"side {named} is gone" if len(gone) == 1 else f"sides {named} are gone"
 
 
-def _set(
+def _edit(
     gate: Gate,
     topic_id: str,
-    state: str,
+    state: TopicState,
     why: str,
     actor: str,
     clear_conflict: tuple[str, ...],
     superseded_by: str = "",
-) -> None:
+) -> TopicEdit:
     topic = gate.topics.get(topic_id)
     remaining = tuple(item for item in topic.meta.conflicts_with if item not in clear_conflict)
     changes: dict[str, object] = {"conflicts_with": remaining}
     if superseded_by:
         changes["superseded_by"] = superseded_by
-    new_state = "conflict" if remaining and state == "active" else state
-    gate.topics.write(
+    new_state: TopicState = "conflict" if remaining and state == "active" else state
+    return TopicEdit(
         topic_id,
         topic.summary,
-        None,
         actor=actor,
         reason=why,
-        op="ruling",
         state=new_state,
         meta_changes=changes,
-    )  # type: ignore[arg-type]
-    gate.on_write(topic_id)
+        op="ruling",
+    )
 
 
 def _admit_quarantined(gate: Gate, proposal: Proposal, actor: str) -> Verdict:

@@ -12,6 +12,9 @@ is written to ``memory/.pending/``; then the files are replaced atomically, the 
 appended and the intent removed. :meth:`TopicStore.complete_pending` rolls any intent left by a
 killed process forward, so no topic ever ends up changed without its history line. A change found
 on disk without an intent is a person's hand edit, recorded in history with actor ``user``.
+A change that spans topics (a supersession marks the old topic as it writes the new one; a
+conflict marks both sides and writes its proposal) is one intent: :meth:`TopicStore.write_together`
+carries it out whole, or a later process finishes it.
 
 A folder under ``memory/topics/`` whose name is not a topic id in its normal form (``Old Stuff``,
 ``ann (copy)``, an editor's ``ann~``) is never read, changed or removed: listings skip it and name
@@ -23,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -69,6 +73,22 @@ class TopicWrite:
     topic: Topic
     entry: HistoryEntry
     created: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TopicEdit:
+    """One topic's part of a change: what :meth:`TopicStore.write` takes, as a value."""
+
+    topic_id: str
+    summary: str
+    #: ``None`` keeps the current detail
+    detail: str | None = None
+    actor: str = "agent"
+    reason: str = ""
+    state: TopicState | None = None
+    #: may keep ``updated``: housekeeping (decay, links) is not news
+    meta_changes: Mapping[str, Any] | None = None
+    op: str | None = None
 
 
 class TopicStore:
@@ -243,44 +263,89 @@ class TopicStore:
         actor: str,
         reason: str = "",
         state: TopicState | None = None,
-        meta_changes: dict[str, Any] | None = None,
+        meta_changes: Mapping[str, Any] | None = None,
         op: str | None = None,
     ) -> TopicWrite:
         """Create or update a topic; ``detail=None`` keeps the current detail."""
-        topic_id = parse_topic_id(topic_id)
-        self._check_caps(topic_id, summary, detail)
+        edit = TopicEdit(
+            topic_id,
+            summary,
+            detail,
+            actor=actor,
+            reason=reason,
+            state=state,
+            meta_changes=meta_changes,
+            op=op,
+        )
+        return self.write_together([edit])[0]
+
+    def write_together(
+        self, edits: Sequence[TopicEdit], files: Mapping[Path, str] | None = None
+    ) -> list[TopicWrite]:
+        """Carry out ``edits`` (one per topic) and write ``files`` (whole texts, such as a
+        proposal, inside the workspace) as one change: a crash part-way is finished by the next
+        :meth:`complete_pending`, so no topic of it is left in its old state.
+
+        Every edit is checked (ids, caps) before anything is written.
+        """
+        ids = [parse_topic_id(edit.topic_id) for edit in edits]
+        if len(set(ids)) != len(ids):
+            raise InputError(f"one change edits a topic twice: {', '.join(sorted(ids))}")
+        for topic_id, edit in zip(ids, edits, strict=True):
+            self._check_caps(topic_id, edit.summary, edit.detail)
+        # by their place in the workspace, refused now if outside it, before anything is written
+        by_place = {self.workspace.relative(path): text for path, text in (files or {}).items()}
+        for relative in by_place:
+            self.workspace.inside(relative)
         with self.lock.held():
             self.complete_pending()
-            folder = self.workspace.topic_dir(topic_id)
-            created = not (folder / SUMMARY).is_file()
             now = to_iso(self.clock())
-            if created:
-                old_summary, old_detail, before = "", "", ""
-                meta = TopicMeta(state="active", created=now, updated=now)
-            else:
-                current = self.get(topic_id)
-                self.pick_up_edit(topic_id, current)
-                old_summary, old_detail, meta = current.summary, current.detail, current.meta
-                before = content_hash(old_summary, old_detail, meta.state)
-            new_detail = old_detail if detail is None else detail
-            # ``meta_changes`` may keep ``updated``: housekeeping (decay, links) is not news.
-            meta = replace(meta, **{"updated": now, **(meta_changes or {})})
-            if state is not None:
-                meta = replace(meta, state=state)
-            after = content_hash(summary, new_detail, meta.state)
-            entry = HistoryEntry(
-                time=now,
-                actor=actor,
-                op=op or ("create" if created else "update"),
-                before=before,
-                after=after,
-                reason=reason,
-            )
-            self._apply(topic_id, summary, new_detail, meta, entry)
-            slug = topic_id.split("/", 1)[1]
-            return TopicWrite(
-                Topic(topic_id, title_of(summary, slug), summary, new_detail, meta), entry, created
-            )
+            planned = [
+                self._plan(replace(edit, topic_id=topic_id), now)
+                for topic_id, edit in zip(ids, edits, strict=True)
+            ]
+            intent = {"topics": [change for change, _ in planned], "files": by_place}
+            intent_path = self._intent_path(*ids)
+            write_json_atomic(intent_path, intent)
+            self._roll_forward(intent)
+            intent_path.unlink()
+        return [written for _, written in planned]
+
+    def _plan(self, edit: TopicEdit, now: str) -> tuple[dict[str, Any], TopicWrite]:
+        """The new state of one topic (its intent) and what its write will have done."""
+        topic_id = edit.topic_id
+        folder = self.workspace.topic_dir(topic_id)
+        created = not (folder / SUMMARY).is_file()
+        if created:
+            old_detail, before = "", ""
+            meta = TopicMeta(state="active", created=now, updated=now)
+        else:
+            current = self.get(topic_id)
+            self.pick_up_edit(topic_id, current)
+            old_detail, meta = current.detail, current.meta
+            before = content_hash(current.summary, old_detail, meta.state)
+        new_detail = old_detail if edit.detail is None else edit.detail
+        meta = replace(meta, **{"updated": now, **(edit.meta_changes or {})})
+        if edit.state is not None:
+            meta = replace(meta, state=edit.state)
+        entry = HistoryEntry(
+            time=now,
+            actor=edit.actor,
+            op=edit.op or ("create" if created else "update"),
+            before=before,
+            after=content_hash(edit.summary, new_detail, meta.state),
+            reason=edit.reason,
+        )
+        change = {
+            "topic": topic_id,
+            "summary": edit.summary,
+            "detail": new_detail,
+            "meta": meta_to_dict(meta),
+            "entry": asdict(entry),
+        }
+        slug = topic_id.split("/", 1)[1]
+        topic = Topic(topic_id, title_of(edit.summary, slug), edit.summary, new_detail, meta)
+        return change, TopicWrite(topic, entry, created)
 
     def set_state(
         self, topic_id: str, state: TopicState, *, actor: str, reason: str, op: str | None = None
@@ -369,53 +434,47 @@ class TopicStore:
 
     # -- crash safety --------------------------------------------------------------------------
 
-    def _apply(
-        self, topic_id: str, summary: str, detail: str, meta: TopicMeta, entry: HistoryEntry
-    ) -> None:
-        intent = {
-            "topic": topic_id,
-            "summary": summary,
-            "detail": detail,
-            "meta": meta_to_dict(meta),
-            "entry": asdict(entry),
-        }
-        intent_path = self._intent_path(topic_id)
-        write_json_atomic(intent_path, intent)
-        self._roll_forward(intent)
-        intent_path.unlink()
+    def _roll_forward(self, intent: dict[str, Any]) -> list[str]:
+        """Make the files match ``intent``; safe to repeat after a crash at any point. Returns
+        the topics it names."""
+        changes = intent.get("topics", [intent])  # an intent of one topic has no list
+        for relative, text in sorted(intent.get("files", {}).items()):
+            write_atomic(self.workspace.inside(relative), text)
+        topics = [self._roll_topic_forward(change) for change in changes]
+        update_index_file(
+            self.workspace.index_json,
+            topics,
+            every_topic=self.list,
+            cache=self.workspace.index_view_path,
+        )
+        return [topic.id for topic in topics]
 
-    def _roll_forward(self, intent: dict[str, Any]) -> None:
-        """Make the files match ``intent``; safe to repeat after a crash at any point."""
-        topic_id = parse_topic_id(intent["topic"])
+    def _roll_topic_forward(self, change: dict[str, Any]) -> Topic:
+        """Make one topic's files match its part of an intent; return the topic as written."""
+        topic_id = parse_topic_id(change["topic"])
         folder = self.workspace.topic_dir(topic_id)
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(folder / SUMMARY, intent["summary"])
-        if intent["detail"]:
-            write_atomic(folder / DETAIL, intent["detail"])
+        write_atomic(folder / SUMMARY, change["summary"])
+        if change["detail"]:
+            write_atomic(folder / DETAIL, change["detail"])
         elif (folder / DETAIL).exists():
             write_atomic(folder / DETAIL, "")
         meta_path = folder / META
         # Keys a person added survive; our own keys come only from the intent.
         kept = {k: v for k, v in _read_meta_lenient(meta_path).items() if k not in _META_KEYS}
-        merged = {**kept, **intent["meta"]}
+        merged = {**kept, **change["meta"]}
         write_json_atomic(meta_path, merged)
-        entry = HistoryEntry(**intent["entry"])
+        entry = HistoryEntry(**change["entry"])
         if self._last_entry(topic_id) != entry:
             append_line(folder / HISTORY, _history_line(entry))
         # The topic as just written, without reading the files back.
         slug = topic_id.split("/", 1)[1]
-        topic = Topic(
+        return Topic(
             topic_id,
-            title_of(intent["summary"], slug),
-            intent["summary"],
-            intent["detail"],
+            title_of(change["summary"], slug),
+            change["summary"],
+            change["detail"],
             meta_from_dict(merged, meta_path),
-        )
-        update_index_file(
-            self.workspace.index_json,
-            [topic],
-            every_topic=self.list,
-            cache=self.workspace.index_view_path,
         )
 
     def complete_pending(self) -> list[str]:
@@ -432,10 +491,11 @@ class TopicStore:
                     # The intent itself was torn: its write never started, so nothing to finish.
                     path.unlink()
                     continue
-                self._roll_forward(intent)
-                self._remove_litter(intent["topic"], path.stat().st_mtime_ns)
+                topics = self._roll_forward(intent)
+                for topic_id in topics:
+                    self._remove_litter(topic_id, path.stat().st_mtime_ns)
                 path.unlink()
-                done.append(intent["topic"])
+                done += topics
         return done
 
     def _remove_litter(self, topic_id: str, intent_ns: int) -> None:
@@ -493,8 +553,8 @@ class TopicStore:
                 )
         return entry
 
-    def _intent_path(self, topic_id: str) -> Path:
-        key = hashlib.sha256(topic_id.encode()).hexdigest()[:24]
+    def _intent_path(self, *topic_ids: str) -> Path:
+        key = hashlib.sha256("\x00".join(sorted(topic_ids)).encode()).hexdigest()[:24]
         return self.workspace.pending_dir / f"{key}.json"
 
 

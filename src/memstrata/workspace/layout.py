@@ -123,6 +123,14 @@ class Workspace:
         except ValueError:
             return str(path)
 
+    def inside(self, relative: str) -> Path:
+        """The path of ``relative`` (as :meth:`relative` gives it) under the root; raises
+        ``ValueError`` for one that would lead out of it (``../x``, an absolute path)."""
+        path = Path(os.path.normpath(self.root / relative))
+        if not path.is_relative_to(self.root):
+            raise ValueError(f"{relative!r} is outside the workspace {self.root}")
+        return path
+
 
 def init_workspace(root: Path, config: Config | None = None) -> Workspace:
     """Lay out a workspace at ``root``; existing files are kept as they are."""
