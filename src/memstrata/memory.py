@@ -191,7 +191,7 @@ class Memory:
                     self._index = IndexDB.open(self.workspace.index_db)
             except WorkspaceReadOnly:
                 self.read_only = True
-                self._index = IndexDB.open_in_memory()
+                self._index = IndexDB.open_in_memory(seed=self.workspace.index_db)
             if self._index.recreated:
                 self.sync()
         return self._index

@@ -1,6 +1,7 @@
 """Every user mistake ends in one line naming the file (and line), a non-zero exit, no damage."""
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -234,6 +235,23 @@ def test_a_read_only_workspace_can_still_recall_and_compile_a_context(ws: Path):
     assert "people/ann" in recall.stdout
     assert context.returncode == 0, context.stderr
     assert "cortado" in context.stdout.lower()
+
+
+def test_a_read_only_workspace_recalls_by_meaning_with_the_vectors_it_stored(ws: Path):
+    if os.geteuid() != 0 or not can_mount_read_only(ws):
+        pytest.skip("needs root and mount namespaces to make a read-only workspace")
+    remember = run("--workspace", str(ws), "remember", "Bo drinks a flat white every morning")
+    assert remember.returncode == 0, remember.stderr
+    assert run("--workspace", str(ws), "rebuild").returncode == 0  # every vector stored
+    query = "what coffee does he like"  # no word in common: only the semantic arm finds it
+
+    result = run("--workspace", str(ws), "recall", "--json", query, readonly=ws)
+
+    assert result.returncode == 0, result.stderr
+    recalled = json.loads(result.stdout)
+    assert not [note for note in recalled["notes"] if "semantic" in note], recalled["notes"]
+    found = {item["content"]: item["arms"] for item in recalled["items"]}
+    assert found["Bo drinks a flat white every morning"] == ["semantic"]
 
 
 def test_sessions_of_a_workspace_without_transcripts_are_none(ws: Path):

@@ -100,3 +100,42 @@ def test_a_bad_byte_in_a_journal_day_hides_only_itself_and_is_named(root: Path, 
         assert [str(p) for p in problems if "UTF-8" in p.message] == [
             "memory/2025-11-26.md:4: invalid UTF-8, read as \ufffd: fix the bytes"
         ]
+
+
+def _topic_rows(index) -> int:
+    return index.db.execute("SELECT count(*) FROM topics").fetchone()[0]
+
+
+def test_an_in_memory_index_starts_as_a_copy_of_a_sound_one(root: Path, fixed_now: datetime):
+    from memstrata.index.db import IndexDB
+
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        memory.remember("Noah tunes his bass before every rehearsal")
+    seed = root / ".memstrata" / "index.db"
+
+    copied = IndexDB.open_in_memory(seed=seed)
+
+    assert _topic_rows(copied) == 1
+    assert copied.recreated  # still to be brought in step with the files by the caller
+    copied.close()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "another schema", "missing"])
+def test_an_in_memory_index_of_a_damaged_seed_starts_empty(root: Path, damage: str):
+    from memstrata.index.db import IndexDB
+
+    with Memory(root) as memory:
+        memory.remember("Noah tunes his bass before every rehearsal")
+    seed = root / ".memstrata" / "index.db"
+    if damage == "garbage":
+        _garbage(seed)
+    elif damage == "another schema":
+        with sqlite3.connect(seed) as db:
+            db.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    else:
+        seed.unlink()
+
+    fresh = IndexDB.open_in_memory(seed=seed)
+
+    assert _topic_rows(fresh) == 0
+    fresh.close()

@@ -31,6 +31,8 @@ from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, file_identity, immediate
 
 SCHEMA_VERSION = "8"
+#: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
+SEED_MAX_BYTES = 128 * 1024 * 1024
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -134,8 +136,18 @@ class IndexDB:
         self.identity = file_identity(path)
 
     @classmethod
-    def open_in_memory(cls) -> IndexDB:
-        """A throw-away index for a workspace we cannot write (filled from the files)."""
+    def open_in_memory(cls, seed: Path | None = None) -> IndexDB:
+        """A throw-away index for a workspace we cannot write, to be filled from the files.
+
+        It starts as a copy of ``seed`` (the workspace's own index, read as it is on disk) when
+        that is sound, of this schema and at most :data:`SEED_MAX_BYTES`: its stored vectors
+        then serve the semantic arm, where a read-only process keeps no new ones, and filling
+        it reads only what changed since. Otherwise it starts empty.
+        """
+        db = connect(Path(":memory:"))
+        if seed is not None and _seeded(db, seed):
+            return cls(db, Path(":memory:"), recreated=True)
+        db.close()
         db = connect(Path(":memory:"))
         _create_schema(db)
         return cls(db, Path(":memory:"), recreated=True)
@@ -423,6 +435,32 @@ _OBJECTS = frozenset(
         _SCHEMA + VECTOR_SCHEMA + SESSION_SCHEMA,
     )
 )
+
+
+def _seeded(db: sqlite3.Connection, seed: Path) -> bool:
+    """Copy ``seed`` into ``db`` if it is a sound index of this schema, small enough to hold in
+    memory; whether it was."""
+    try:
+        if seed.stat().st_size > SEED_MAX_BYTES:
+            return False
+    except OSError:
+        return False
+    # Read-only with SQLite's locks first: another user may be writing a workspace that only
+    # this process cannot write. Immutable (no locks, no -wal) only where that cannot open,
+    # a read-only mount, on which nobody writes.
+    for uri in (f"file:{seed}?mode=ro", f"file:{seed}?mode=ro&immutable=1"):
+        try:
+            source = sqlite3.connect(uri, uri=True)
+        except sqlite3.DatabaseError:
+            continue
+        try:
+            source.backup(db)
+            return _schema_version(db) == SCHEMA_VERSION and _complete(db)
+        except sqlite3.DatabaseError:
+            continue
+        finally:
+            source.close()
+    return False
 
 
 def _complete(db: sqlite3.Connection) -> bool:
