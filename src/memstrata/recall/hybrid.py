@@ -7,11 +7,15 @@ Arms, each a ranked list of item sources:
 - **entity**: items mentioning an ``@name`` of the query or a known entity named in it;
 - **temporal**: items inside a time expression of the query ("last week", "in November 2025").
 
+- **neighbour**: journal entries next to an entry that matches (:mod:`memstrata.recall.neighbours`).
+
 Fusion is by score, as in the raw-turn ranking: BM25 (negated) and cosine each as a share of
 the best among the candidates (x̂; 0 for an item the arm did not find), the entity and temporal
-arms as membership::
+arms as membership, the neighbour arm as a share of the best content score next to it::
 
-    fused(d) = lex̂(d) + 0.5·coŝ(d) + 0.3·[entity arm found d] + 0.3·[temporal arm found d]
+    c(d)     = lex̂(d) + 0.5·coŝ(d)
+    fused(d) = c(d) + 0.3·[entity arm found d] + 0.3·[temporal arm found d]
+               + 0.4·max(c(d−1), c(d+1))
 
 then re-ranked by recency and use, gently, so that relevance still decides::
 
@@ -58,10 +62,13 @@ from memstrata.recall.filters import (
     recency,
 )
 from memstrata.recall.lexical import best_journal, best_topics
+from memstrata.recall.neighbours import neighbour_scores
 from memstrata.recall.temporal import TimeWindow, find_time_windows
 
-#: fusion weights (module docstring); the order is the order arms are reported in
+#: fusion weights (module docstring; the neighbour arm's is its module's)
 ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 0.5, "entity": 0.3, "temporal": 0.3}
+#: the order arms are reported in
+ARMS = (*ARM_WEIGHTS, "neighbour")
 #: re-ranking (module docstring): the most recency can add, a query window, each use's weight,
 #: the factor for an item unaccessed for ``STALE_DAYS``
 _RECENT_MAX = 1.05
@@ -140,8 +147,14 @@ def recall_items(
         and candidate.item.source not in promoted
         and not _too_far(candidate, semantic_floor)
     ]
+    content = _content(kept)
+    # Context raises what an arm found and the filters let through; it never brings in what
+    # nothing found (a match's neighbours would then be injected whatever they say).
+    lent = neighbour_scores(db, content)
+    for source in lent:
+        pool[source].ranks.setdefault("neighbour", 1)
     uses = access([candidate.item.source for candidate in kept])
-    fused = _fused(kept)
+    fused = _fused(kept, content, lent)
     # No re-ranking factor exceeds this, so once a candidate's fused score times it falls
     # below the k-th score so far, neither it nor any after it can enter: most are never read.
     most = _RECENT_MAX * (_WINDOW_FACTOR if windows else 1.0)
@@ -165,7 +178,7 @@ def recall_items(
     if not filters.entity:
         _fill_entities(db, [candidate for _, candidate in best])
     return [
-        _with(candidate.item, score, tuple(arm for arm in ARM_WEIGHTS if arm in candidate.ranks))
+        _with(candidate.item, score, tuple(arm for arm in ARMS if arm in candidate.ranks))
         for score, candidate in best
     ]
 
@@ -175,16 +188,29 @@ def _too_far(candidate: _Candidate, floor: float) -> bool:
     return candidate.ranks.keys() == {"semantic"} and candidate.scores["semantic"] < floor
 
 
-def _fused(candidates: Sequence[_Candidate]) -> list[tuple[float, _Candidate]]:
-    """``(fused score, candidate)`` for each candidate (module docstring), best first."""
+def _content(candidates: Sequence[_Candidate]) -> dict[str, float]:
+    """c(d) of the module docstring for each candidate: what its own words and meaning score."""
     scaled = {
         arm: _share_of_best({c.item.source: c.scores[arm] for c in candidates if arm in c.scores})
         for arm in ("lexical", "semantic")
     }
+    return {
+        candidate.item.source: sum(
+            ARM_WEIGHTS[arm] * scores.get(candidate.item.source, 0.0)
+            for arm, scores in scaled.items()
+        )
+        for candidate in candidates
+    }
+
+
+def _fused(
+    candidates: Sequence[_Candidate], content: Mapping[str, float], lent: Mapping[str, float]
+) -> list[tuple[float, _Candidate]]:
+    """``(fused score, candidate)`` for each candidate (module docstring), best first."""
     fused = []
     for candidate in candidates:
         source = candidate.item.source
-        value = sum(ARM_WEIGHTS[arm] * scores.get(source, 0.0) for arm, scores in scaled.items())
+        value = content.get(source, 0.0) + lent.get(source, 0.0)
         value += sum(ARM_WEIGHTS[arm] for arm in ("entity", "temporal") if arm in candidate.ranks)
         fused.append((value, candidate))
     fused.sort(key=lambda pair: -pair[0])
