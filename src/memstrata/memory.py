@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -797,8 +797,8 @@ class Memory:
         query: str,
         *,
         k: int | None = None,
-        since: str | None = None,
-        until: str | None = None,
+        since: str | datetime | date | None = None,
+        until: str | datetime | date | None = None,
         kind: str | None = None,
         entity: str | None = None,
         include_archived: bool = False,
@@ -824,7 +824,7 @@ class Memory:
             since=_bound(since, now, "since", start=True),
             until=_bound(until, now, "until", start=False),
             kind=kind,
-            entity=entity,
+            entity=_entity(entity),
             include_archived=include_archived,
             include_superseded=include_superseded,
         )
@@ -1063,14 +1063,36 @@ def _count(value: object, name: str) -> int:
     return value
 
 
-def _bound(value: str | None, now: datetime, name: str, start: bool) -> str:
-    """``--since``/``--until`` as an ISO time: the start (or end) of the window it names."""
-    if not value:
+def _bound(value: str | datetime | date | None, now: datetime, name: str, start: bool) -> str:
+    """``--since``/``--until`` as an ISO time: the start (or end) of the window it names.
+
+    A ``datetime`` is that instant (naive: UTC, as stored times are); a ``date`` is that day.
+    """
+    if value is None:
         return ""
-    found = bound(value, now, start)
+    if isinstance(value, datetime):
+        return to_iso(value if value.tzinfo else value.replace(tzinfo=UTC))
+    if isinstance(value, date):
+        value = value.isoformat()
+    if not isinstance(value, str):
+        raise InputError(f"{name} is a time (text such as 30d, or a datetime), not {value!r}")
+    if not value.strip():
+        raise InputError(f"{name} is empty: give a time such as 30d, or leave it out")
+    found = bound(_query(value), now, start)
     if found is None:
         raise InputError(
-            f"{name} {value!r}: not a time I understand; use 30d, 2w, 2025-11, 2025-11-27, "
-            "2025-11-27T10:00:00Z, 'last week' or 'in November 2025'"
+            f"{name} {value!r}: not a time I understand (or past the calendar's end); use 30d, "
+            "2w, 2025-11, 2025-11-27, 2025-11-27T10:00:00Z, 'last week' or 'in November 2025'"
         )
     return found
+
+
+def _entity(value: object) -> str | None:
+    """An entity filter: a name, with or without its ``@``."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"entity is a name (text), not {value!r}")
+    if not _query(value).lstrip("@").strip():
+        raise InputError("entity is empty: give a name such as Ann or @ann, or leave it out")
+    return _query(value)

@@ -108,6 +108,15 @@ def test_memstrata_bench_prints_a_table_for_longmemeval(shared_data):
     assert "s_rec_all@5" in result.stdout and "t_rec_all@10" in result.stdout
 
 
+#: a conversation whose one question cites a turn it does not hold
+NO_EVIDENCE_FOUND = (
+    b'[{"sample_id": "x", "conversation": {"speaker_a": "A", "speaker_b": "B",'
+    b' "session_1_date_time": "1:56 pm on 8 May, 2023",'
+    b' "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}]},'
+    b' "qa": [{"question": "q", "answer": "a", "evidence": ["D9:9"], "category": 1}]}]'
+)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -116,6 +125,7 @@ def test_memstrata_bench_prints_a_table_for_longmemeval(shared_data):
         (b'[{"sample_id": 1}]', "not a locomo file"),
         (b"\xff\xfe", "cannot be read"),
         (b"[]", "no questions with evidence"),
+        (NO_EVIDENCE_FOUND, "no questions with evidence"),
     ],
 )
 def test_memstrata_bench_names_a_file_it_cannot_use(tmp_path, content, message):

@@ -1,6 +1,6 @@
 """Memory.recall: what may be injected, each item with kind, time, entities, source and arms."""
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -146,6 +146,35 @@ def test_a_journal_line_opening_with_its_time_of_day_is_cut_at_that_time(demo: M
 def test_a_bound_that_is_not_only_a_time_is_a_clear_error(demo: Memory, value: str):
     with pytest.raises(InputError, match="not a time I understand"):
         demo.recall("Lisbon", since=value)
+
+
+@pytest.mark.parametrize(
+    ("filters", "message"),
+    [
+        ({"since": ""}, "since is empty"),
+        ({"until": "   "}, "until is empty"),
+        ({"since": 5}, "since is a time"),
+        ({"entity": ""}, "entity is empty"),
+        ({"entity": "@"}, "entity is empty"),
+        ({"entity": ["ann"]}, "entity is a name"),
+    ],
+)
+def test_a_filter_that_is_empty_or_of_another_type_is_a_clear_error(
+    demo: Memory, filters: dict, message: str
+):
+    with pytest.raises(InputError, match=message):
+        demo.recall("Lisbon", **filters)
+
+
+def test_a_bound_may_be_a_datetime_or_a_date(demo: Memory):
+    def found(since: object, until: object) -> list[str]:
+        result = demo.recall("Lisbon", since=since, until=until, k=50, record_access=False)
+        return [item.source for item in result.items]
+
+    as_text = found("2025-11-27T00:00:00Z", "2025-11-27")
+
+    assert as_text and found(datetime(2025, 11, 27, tzinfo=UTC), date(2025, 11, 27)) == as_text
+    assert found(datetime(2025, 11, 27), date(2025, 11, 27)) == as_text  # naive: UTC
 
 
 @pytest.mark.parametrize("query", ["what happened on 9999-12-31", "mar\udcffmot", "mar\ud800mot"])

@@ -20,7 +20,7 @@ def render_table(report: dict[str, Any], columns: tuple[str, ...]) -> str:
     """One row per category and method: each metric, and memstrata's ratio to FTS5."""
     ours, theirs = report["memstrata"], report["fts5"]
     categories = [name for name in ours if name != "timings"]
-    width = max(8, *(len(name) for name in categories)) + 2
+    width = max([8, *(len(name) for name in categories)]) + 2
     head = f"{'category':<{width}}{'method':<11}{'n':>5} " + " ".join(
         f"{_short(column):>10}" for column in columns
     )

@@ -56,7 +56,8 @@ def run_retrieval(
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The report (blocks ``memstrata`` and ``fts5``, and ``meta``) and its table's columns."""
     corpora, scorer, columns = _load(run)
-    if not corpora:
+    if not any(corpus.questions for corpus in corpora):
+        # none at all, or none whose evidence names a turn of its conversation
         raise InputError(f"{run.path}: no questions with evidence to score")
     weights = run.weights or TurnWeights()
     # Workers load their own; the parent's names the embedder and any fallback in the report.
