@@ -39,7 +39,14 @@ from memstrata.index_sync import (
 )
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
-from memstrata.journal.promoted import PROMOTED_FILE, promotion_key
+from memstrata.journal.promoted import (
+    PROMOTED_FILE,
+    fact_digest,
+    fact_file,
+    promoted_facts,
+    promotion_key,
+    read_promoted,
+)
 from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
 from memstrata.model import (
     FACT_KINDS,
@@ -71,7 +78,7 @@ from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
-from memstrata.workspace.textfile import decode_mending, read_text
+from memstrata.workspace.textfile import decode_mending
 
 if TYPE_CHECKING:
     # The gate is imported when first used: reads (and every hook) skip its import cost.
@@ -486,12 +493,13 @@ class Memory:
         """Send journal ``## Retain`` facts not promoted yet through the gate into the wiki.
 
         Each fact goes in with its kind, entities, confidence, its day as the time it was
-        stated, and its ``file#line`` as the source. Promoted sources are listed in
-        ``memory/.promoted`` so that promoting again skips them (a fact edited since has a new
-        text and is promoted again: the gate then merges or supersedes).
+        stated, and its ``file#line`` as the source. Promoted facts are listed in
+        ``memory/.promoted`` so that promoting again skips them, also when lines logged above
+        them moved them; a fact edited since has a new text and is promoted again (the gate
+        then merges or supersedes).
         """
         record = self.workspace.memory_dir / PROMOTED_FILE
-        done = set(read_text(record).splitlines()) if record.exists() else set()
+        done = promoted_facts(read_promoted(record))
         paths = [self._journal_day(day)] if day else self.journal_paths()
         results: list[tuple[Fact, Verdict]] = []
         for path in paths:
@@ -499,7 +507,7 @@ class Memory:
                 raise InputError(f"{self.workspace.relative(path)}: no journal for that day")
             for fact in self._parse_journal_file(path).facts:
                 key = promotion_key(fact.source, fact.text)
-                if key in done:
+                if (fact_file(fact.source), fact_digest(fact.text)) in done:
                     continue
                 verdict = self.remember(
                     fact.text,
@@ -515,6 +523,7 @@ class Memory:
                 if not dry_run:
                     with self.lock.held():
                         append_line(record, key)
+                    done.add((fact_file(fact.source), fact_digest(fact.text)))
         if results and not dry_run:
             with self.lock.held():
                 sync_promoted(self.index, self.workspace)

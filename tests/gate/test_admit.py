@@ -422,6 +422,34 @@ def test_a_newer_retain_fact_supersedes_the_promoted_one(mem: Memory, clock: Clo
     assert isinstance(verdict, Superseded)
 
 
+def test_a_later_line_of_the_same_journal_day_supersedes_the_earlier_one(mem: Memory):
+    # Retain facts carry their day, not a time: both are stated at midnight, yet the journal
+    # says which came later.
+    mem.log("@Ann lives in Berlin", kind="world")
+    [(_, berlin)] = mem.promote()
+    mem.log("@Ann now lives in Munich", kind="world")
+
+    [(_, munich)] = mem.promote()
+
+    assert isinstance(munich, Superseded) and munich.old_id == berlin.topic_id
+    assert mem.proposals("open") == []
+
+
+def test_an_earlier_line_of_the_same_day_promoted_later_still_conflicts(mem: Memory):
+    mem.log("@Ann lives in Berlin", kind="world")
+    mem.log("@Ann lives in Munich", kind="world")
+    berlin_line, munich_line = mem.read_journal("2025-11-27").facts
+    mem.remember(
+        munich_line.text, kind="world", source=munich_line.source, observed="2025-11-27T00:00:00Z"
+    )
+
+    verdict = mem.remember(
+        berlin_line.text, kind="world", source=berlin_line.source, observed="2025-11-27T00:00:00Z"
+    )
+
+    assert isinstance(verdict, Conflicted)  # not newer: logged above what is stored
+
+
 def test_recall_leaves_a_promoted_fact_to_its_topic_and_never_shows_it_stale(
     mem: Memory, clock: Clock
 ):
@@ -437,22 +465,39 @@ def test_recall_leaves_a_promoted_fact_to_its_topic_and_never_shows_it_stale(
     assert len(mem.recall("Ann prefers", include_superseded=True).items) == 2
 
 
-def test_a_fact_not_promoted_yet_or_moved_since_is_recalled_from_the_journal(mem: Memory):
+def test_a_fact_is_recalled_from_the_journal_until_promoted_and_moving_it_changes_nothing(
+    mem: Memory,
+):
     fact = mem.log("@Ann leads the design team", kind="world")
     assert [item.source for item in mem.recall("who leads design").items] == [
         f"memory/2025-11-27.md#L{fact.line}"
     ]
     mem.promote()
     assert [item.stratum for item in mem.recall("who leads design").items] == ["wiki"]
+
     mem.log("a note logged above the Retain section moves the fact down")
+
     [now_at] = mem.read_journal("2025-11-27").facts
     assert now_at.line > fact.line
-    # not promoted at its new line, and the note now at its old line is no fact of the topic
-    recalled = [item.source for item in mem.recall("who leads design").items]
-    assert now_at.source in recalled
-    mem.promote()  # the gate merges it into its topic, which now names the new line too
-    recalled = [item.source for item in mem.recall("who leads design").items]
-    assert recalled[0].startswith("world/") and now_at.source not in recalled
+    # the same fact of the same file: still left to its topic, and not promoted again
+    assert [item.stratum for item in mem.recall("who leads design").items] == ["wiki"]
+    assert mem.promote() == []
+
+
+def test_a_superseded_fact_moved_by_a_later_note_stays_superseded(mem: Memory):
+    mem.log("@Ann lives in Berlin", kind="world")
+    [(_, berlin)] = mem.promote()
+    munich = mem.remember("Ann now lives in Munich", kind="world")
+    assert isinstance(munich, Superseded) and munich.old_id == berlin.topic_id
+
+    mem.log("lunch with the team")  # the same day, above ## Retain: Berlin moves down a line
+
+    assert mem.promote() == []
+    assert mem.get_topic(munich.topic_id).meta.state == "active"
+    assert mem.proposals("open") == []
+    assert [item.content for item in mem.recall("where does Ann live").items][:1] == [
+        "Ann now lives in Munich"
+    ]
 
 
 def test_older_journal_facts_consistent_with_a_page_raise_no_conflict(mem: Memory, clock: Clock):

@@ -162,9 +162,15 @@ class Gate:
             return self._merge(fact, match, redacted, dry_run)
         stored = match.topic.meta.observed or match.topic.meta.created
         # Times are kept to the second: a fact stamped now that ties with what is stored
-        # arrived after it (two writes in one second), while a tie of given times stays a conflict.
+        # arrived after it (two writes in one second), and of two facts of one journal day (its
+        # facts carry the day, not a time) the later line was logged later; any other tie of
+        # given times stays a conflict.
         if relation.kind == "update" and (
-            observed > stored or (observed == stored and not candidate.observed)
+            observed > stored
+            or (
+                observed == stored
+                and (not candidate.observed or _logged_after(fact.source, match.topic))
+            )
         ):
             if not match.whole or match.topic.id == target:
                 # a page, or the topic the caller named: the statement is replaced in place
@@ -522,6 +528,21 @@ def _check_live(topic: Topic) -> None:
             f"{topic.id} is archived: nothing it holds is recalled; restore it first "
             f"('memstrata topic restore {topic.id}') or store this elsewhere"
         )
+
+
+def _logged_after(source: str, topic: Topic) -> bool:
+    """Whether ``source`` (``memory/<day>.md#L<n>``) is a line of a journal file below every
+    line of that file that ``topic`` came from (and there is one)."""
+    path, mark, line = source.rpartition("#L")
+    if not mark or not line.isdecimal():
+        return False
+    lines = [
+        int(number)
+        for ref in topic.meta.lineage
+        for ref_path, ref_mark, number in [ref.rpartition("#L")]
+        if ref_mark and ref_path == path and number.isdecimal()
+    ]
+    return bool(lines) and int(line) > max(lines)
 
 
 def _not_live(old: Topic) -> str:

@@ -1,7 +1,10 @@
 """``memory/.promoted``: the journal facts that went through the gate, ``source<TAB>digest``.
 
-The digest is of the fact's text, so a fact edited since (or a line that now holds another fact,
-after lines were added above it) is not taken for one already promoted.
+A fact is its file and its text: the digest is of the text, so a fact edited since is promoted
+again, while one that only moved (lines logged above ``## Retain`` push it down) is the fact
+already promoted, whatever line the record names. Taking a moved fact for a new one would send
+it through the gate again, and a fact the wiki holds as superseded or ruled out would come back
+as a live topic.
 """
 
 from __future__ import annotations
@@ -43,3 +46,13 @@ def read_promoted(path: Path) -> set[tuple[str, str]]:
         if tab and source and digest:
             found.add((source, digest))
     return found
+
+
+def promoted_facts(records: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """``(file, digest)`` of each record: what makes a journal fact one already promoted."""
+    return {(source.rpartition("#L")[0] or source, digest) for source, digest in records}
+
+
+def fact_file(source: str) -> str:
+    """The file of a fact's source ``memory/<day>.md#L<n>``."""
+    return source.rpartition("#L")[0] or source

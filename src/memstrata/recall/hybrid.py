@@ -230,8 +230,9 @@ def _share_of_best(scores: Mapping[str, float]) -> dict[str, float]:
 def _promoted(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
     """The journal facts among ``sources`` that a topic has taken in.
 
-    A fact counts when ``memory/.promoted`` records this very text at this line (lines move
-    when notes are logged above ``## Retain``) and a topic's lineage names it. That topic
+    A fact counts when ``memory/.promoted`` records this very text from this file (at any
+    line: lines move when notes are logged above ``## Retain``) and a topic's lineage names
+    that record. That topic
     speaks for the fact in whatever state the wiki now holds it (merged, superseded, in
     conflict): the journal line would be the same knowledge twice, or stale.
     """
@@ -239,11 +240,13 @@ def _promoted(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
     if not lines:
         return set()
     rows = db.execute(
-        "SELECT p.source FROM json_each(?) AS v"
+        "SELECT j.source || '#L' || j.line FROM json_each(?) AS v"
         " JOIN journal j ON j.source = json_extract(v.value, '$[0]')"
         " AND j.line = json_extract(v.value, '$[1]')"
-        " JOIN promoted p ON p.source = j.source || '#L' || j.line AND p.digest = j.digest"
-        " WHERE EXISTS (SELECT 1 FROM lineage l WHERE l.ref = p.source)",
+        # the records of this file (a range of the primary key: <file>#L…) with this text
+        " WHERE j.digest != '' AND EXISTS (SELECT 1 FROM promoted p"
+        " JOIN lineage l ON l.ref = p.source WHERE p.source > j.source || '#L'"
+        " AND p.source < j.source || '#M' AND p.digest = j.digest)",
         (json.dumps(lines),),
     )
     return {source for (source,) in rows}
