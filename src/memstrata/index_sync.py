@@ -247,6 +247,9 @@ def _sync_topics(
     known = index.stamps("topic:")
     seen: set[str] = set()
     changed: list[tuple[Topic, str]] = []
+    #: topics whose files cannot be read now: out of the index until they can (as a rebuild
+    #: leaves them), or recall would go on injecting what the files no longer say
+    unreadable: list[str] = []
     root = str(workspace.topics_dir)
     for name in topics.folder_names() if only is None else only:
         stamp = stamp_files(f"{root}/{name}", (SUMMARY, DETAIL, META))
@@ -256,6 +259,7 @@ def _sync_topics(
             seen.add(f"topic:{name}")  # indexed under this name: a valid id, unchanged
             continue
         reading = time.thread_time()
+        topic_id = ""
         try:
             topic_id = topics.id_of_folder(name)
             seen.add(f"topic:{topic_id}")
@@ -268,6 +272,8 @@ def _sync_topics(
             continue  # removed since the listing; the next full scan drops it
         except ParseError as error:
             report.problems.append(Problem(error.path, error.line, error.problem, name))
+            if f"topic:{topic_id}" in known:
+                unreadable.append(topic_id)
             continue
         finally:
             reading_s += time.thread_time() - reading
@@ -276,13 +282,13 @@ def _sync_topics(
     if changed:
         index.put_topics(changed)
     report.topics_indexed += len(changed)
+    gone = unreadable
     if only is None:
-        gone = sorted(key.removeprefix("topic:") for key in set(known) - seen)
-        for topic_id in gone:
-            index.delete_topic(topic_id)
-        report.topics_removed += len(gone)
-    else:
-        gone = []
+        gone += [key.removeprefix("topic:") for key in set(known) - seen]
+    gone.sort()
+    for topic_id in gone:
+        index.delete_topic(topic_id)
+    report.topics_removed += len(gone)
     if (changed or gone) and not read_only:
         update_index_file(
             workspace.index_json,

@@ -7,7 +7,7 @@ import pytest
 
 from memstrata import Memory
 from memstrata.clock import to_iso
-from memstrata.errors import InputError
+from memstrata.errors import InputError, ParseError
 from memstrata.gate.admit import auto_topic_id, statements_of, with_subject
 from memstrata.gate.verdicts import (
     Admitted,
@@ -420,6 +420,17 @@ def test_a_newer_retain_fact_supersedes_the_promoted_one(mem: Memory, clock: Clo
     mem.log("@Ann prefers flat white", kind="opinion")
     [(_, verdict)] = mem.promote()
     assert isinstance(verdict, Superseded)
+
+
+def test_a_related_topic_that_cannot_be_read_does_not_block_a_write(mem: Memory):
+    stored = mem.remember("Ann Weber drinks a flat white")
+    (mem.workspace.topic_dir(stored.topic_id) / "meta.json").write_text('{"state": 5')
+
+    verdict = mem.remember("Ann Weber now drinks cortado")
+
+    assert isinstance(verdict, Admitted)
+    with pytest.raises(ParseError, match="meta.json"):  # named, it is weighed: it must be read
+        mem.remember("Ann Weber drinks tea", topic=stored.topic_id)
 
 
 def test_a_later_line_of_the_same_journal_day_supersedes_the_earlier_one(mem: Memory):

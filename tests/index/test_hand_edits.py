@@ -58,6 +58,28 @@ def test_a_topic_made_active_again_in_meta_json_is_recalled_at_once(memory: Memo
     assert [item.source for item in memory.recall("rambutan").items] == ["people/ann"]
 
 
+def test_a_topic_whose_meta_json_breaks_leaves_every_read_until_it_is_mended(memory: Memory):
+    memory.write_topic("people/ann", "# Ann\nDrinks a flat white.")
+    meta = memory.workspace.topic_dir("people/ann") / "meta.json"
+    sound = meta.read_text()
+    memory.recall("flat white")
+
+    meta.write_text('{"state": "active", broken')  # a slip while editing by hand
+    edit_summary(memory, "people/ann", "# Ann\nNow drinks matcha only.")
+    recalled = memory.recall("Ann flat white matcha")
+    context = memory.context("what does Ann drink")
+
+    # what the files no longer say is not injected, and the note says why
+    assert recalled.items == ()
+    assert any("meta.json" in note for note in recalled.notes)
+    assert "people/ann" not in context.text and "flat white" not in context.text
+    assert memory.search("flat white", include_raw=False) == []
+
+    meta.write_text(sound)
+    assert [item.content for item in memory.recall("matcha").items] == ["Now drinks matcha only."]
+    assert "people/ann" in memory.context().text
+
+
 def test_the_index_channel_follows_topics_archived_or_removed_by_hand(memory: Memory):
     memory.write_topic("people/ann", "# Ann\nDesign lead.")
     memory.write_topic("people/bob", "# Bob\nBackend.")

@@ -27,7 +27,13 @@ from pathlib import Path
 
 from memstrata.clock import Clock, to_iso
 from memstrata.config import Config
-from memstrata.errors import EmbedderFailed, InputError, InvalidTopicId, TopicNotFound
+from memstrata.errors import (
+    EmbedderFailed,
+    InputError,
+    InvalidTopicId,
+    ParseError,
+    TopicNotFound,
+)
 from memstrata.gate.relation import Relation, relate
 from memstrata.gate.statements import features_of, says_more
 from memstrata.gate.verdicts import (
@@ -199,6 +205,10 @@ class Gate:
                 topic = self.topics.get(topic_id)
             except TopicNotFound:
                 continue
+            except ParseError:
+                if topic_id == target:
+                    raise  # the topic the caller named: what it holds cannot be weighed
+                continue  # a related topic that cannot be read (status names it) weighs nothing
             if topic.meta.state not in ("active", "conflict"):
                 continue
             statements = statements_of(topic.summary)
