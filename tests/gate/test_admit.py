@@ -429,7 +429,7 @@ def test_a_related_topic_that_cannot_be_read_does_not_block_a_write(mem: Memory)
     verdict = mem.remember("Ann Weber now drinks cortado")
 
     assert isinstance(verdict, Admitted)
-    with pytest.raises(ParseError, match="meta.json"):  # named, it is weighed: it must be read
+    with pytest.raises(ParseError, match=r"meta\.json"):  # named, it is weighed: it must be read
         mem.remember("Ann Weber drinks tea", topic=stored.topic_id)
 
 
