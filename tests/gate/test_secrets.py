@@ -284,3 +284,23 @@ def test_nothing_remembered_keeps_a_secret_byte_in_the_workspace(workspace: Path
     leaked = [v for c in cases for v in c.values() if v.encode() in stored]
     assert len(cases) >= 40
     assert leaked == []
+
+
+def test_a_secret_given_beside_the_text_is_redacted_before_it_is_stored(workspace: Path):
+    token = "ghp_zyxwvutsrqponmlkjihgfedcba9876543210"
+    source = f"https://bob:Hunt3rPassw0rd@git.example.com/repo?token={token}"
+    key_as_name = "ghp_abcdefghijklmnopqrstuvwxyz0123456789CD"
+    with Memory(workspace, embeddings=False) as memory:
+        verdict = memory.remember(
+            "Repo mirror lives on git.example.com",
+            source=source,
+            entities=[key_as_name, "Bob"],
+            actor=f"claude-code:{key_as_name}:reviewer",
+        )
+        meta = memory.get_topic(verdict.topic_id).meta
+
+    stored = b"".join(p.read_bytes() for p in workspace.rglob("*") if p.is_file())
+    assert b"Hunt3rPassw0rd" not in stored and token.encode() not in stored
+    assert key_as_name.encode() not in stored
+    assert "Bob" in meta.entities and meta.lineage[0].startswith("https://bob:[REDACTED")
+    assert verdict.redactions  # the verdict says something was redacted

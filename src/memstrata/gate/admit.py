@@ -136,7 +136,8 @@ class Gate:
             return replace(text, dry_run=dry_run)
         redaction = redact_secrets(text)
         text = redaction.text
-        redacted = tuple(finding.kind for finding in redaction.findings)
+        candidate, in_fields = _without_secrets(candidate)
+        redacted = tuple(finding.kind for finding in redaction.findings) + in_fields
         now = to_iso(self.clock())
         injection = detect_injection(text)
         if injection.is_injection and not trusted:
@@ -538,6 +539,25 @@ def _check_live(topic: Topic) -> None:
             f"{topic.id} is archived: nothing it holds is recalled; restore it first "
             f"('memstrata topic restore {topic.id}') or store this elsewhere"
         )
+
+
+def _without_secrets(candidate: Candidate) -> tuple[Candidate, tuple[str, ...]]:
+    """``candidate`` with the secrets of what is stored beside its text (its source, entities and
+    actor: a URL with a token, a key passed as a name) redacted, and the kinds found."""
+    kinds: list[str] = []
+
+    def clean(value: str) -> str:
+        redaction = redact_secrets(value)
+        kinds.extend(finding.kind for finding in redaction.findings)
+        return redaction.text
+
+    cleaned = replace(
+        candidate,
+        source=clean(candidate.source),
+        actor=clean(candidate.actor),
+        entities=tuple(clean(entity) for entity in candidate.entities),
+    )
+    return cleaned, tuple(kinds)
 
 
 def _logged_after(source: str, topic: Topic) -> bool:
