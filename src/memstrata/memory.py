@@ -292,7 +292,11 @@ class Memory:
         summary = redact_secrets(summary).text
         detail = None if detail is None else redact_secrets(detail).text
         with self.lock.held():
-            written = self.topics.write(topic_id, summary, detail, actor=actor, reason=reason)
+            # what a person writes is stated now: recall's times and the gate's order read it
+            stated = {"observed": to_iso(self.clock())}
+            written = self.topics.write(
+                topic_id, summary, detail, actor=actor, reason=reason, meta_changes=stated
+            )
             self._reindex_topic(written.topic.id)
         return written
 

@@ -48,6 +48,25 @@ def test_search_recall_and_context_see_a_hand_edited_summary_at_once(memory: Mem
     assert (last.op, last.actor) == ("edit", "user")
 
 
+def test_a_page_written_or_edited_by_a_person_is_recalled_as_stated_then(workspace: Path):
+    now = [datetime(2025, 11, 1, 9, 0, tzinfo=UTC)]
+    with Memory(workspace, clock=lambda: now[0], embeddings=False) as memory:
+        memory.write_topic("projects/billing", "# Billing\nUses the kestrel broker.")
+        now[0] = datetime(2025, 11, 27, 9, 0, tzinfo=UTC)
+        memory.write_topic("projects/billing", "# Billing\nNow uses the quokka broker.")
+        memory.write_topic("people/ann", "# Ann\nDesign lead.")
+        now[0] = datetime(2025, 12, 20, 9, 0, tzinfo=UTC)
+        edit_summary(memory, "people/ann", "# Ann\nDesign director.")
+
+        def recalled(query: str, **bounds: str) -> list[str]:
+            result = memory.recall(query, record_access=False, **bounds)
+            return [f"{item.source} {item.time}" for item in result.items]
+
+        assert recalled("quokka", since="2025-11-20") == ["projects/billing 2025-11-27T09:00:00Z"]
+        assert recalled("quokka", until="2025-11-10") == []
+        assert recalled("director", since="2025-12-01") == ["people/ann 2025-12-20T09:00:00Z"]
+
+
 def test_a_topic_made_active_again_in_meta_json_is_recalled_at_once(memory: Memory):
     memory.write_topic("people/ann", "# Ann\nLoves rambutan.")
     memory.archive_topic("people/ann")

@@ -539,11 +539,13 @@ class TopicStore:
             )
             folder = self.workspace.topic_dir(topic.id)
             append_line(folder / HISTORY, _history_line(entry))
-            # A hand edit is an update: recency and the gardener's "not used for N days" read
-            # ``updated``. Keys a person added to meta.json stay as they are.
+            # A hand edit is an update, stated when it was made: recency and the gardener's "not
+            # used for N days" read ``updated``, recall's times and the gate's order ``observed``.
+            # Keys a person added to meta.json stay as they are.
             meta = _read_meta_lenient(folder / META)
-            write_json_atomic(folder / META, {**meta, "updated": entry.time})
-            topic = replace(topic, meta=replace(topic.meta, updated=entry.time))
+            stamps = {"updated": entry.time, "observed": entry.time}
+            write_json_atomic(folder / META, {**meta, **stamps})
+            topic = replace(topic, meta=replace(topic.meta, **stamps))
             if update_index:
                 update_index_file(
                     self.workspace.index_json,
