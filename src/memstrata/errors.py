@@ -3,7 +3,8 @@
     MemstrataError                  base: a message a person can act on
     ├── WorkspaceError              no workspace, or one we cannot use
     │   ├── WorkspaceNotFound
-    │   └── WorkspaceReadOnly
+    │   ├── WorkspaceReadOnly
+    │   └── DiskFull            the disk holding it has no room left
     ├── ConfigError                 memstrata.toml: unknown key, wrong type
     ├── InvalidTopicId              slug/namespace that could escape or collide
     ├── TopicNotFound
@@ -36,6 +37,10 @@ class WorkspaceNotFound(WorkspaceError):
 
 class WorkspaceReadOnly(WorkspaceError):
     """A mutation was asked of a workspace we cannot write."""
+
+
+class DiskFull(WorkspaceError):
+    """The disk holding the workspace is full: nothing is wrong with the files."""
 
 
 class ConfigError(MemstrataError):

@@ -8,6 +8,7 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,7 +26,7 @@ from memstrata.context.compile import (
     index_items,
     recall_line,
 )
-from memstrata.errors import EmbedderFailed, InputError, WorkspaceReadOnly
+from memstrata.errors import DiskFull, EmbedderFailed, InputError, WorkspaceReadOnly
 from memstrata.fts import content_terms, query_terms
 from memstrata.index.db import IndexDB
 from memstrata.index_sync import (
@@ -476,7 +477,13 @@ class Memory:
             written = append_log(path, text, now, kind, confidence)
             parsed = self._parse_journal_file(path)
             stamp = stamp_files(str(path.parent), (path.name,))
-            held = self.index.put_journal(self.workspace.relative(path), parsed, stamp)
+            try:
+                held = self.index.put_journal(self.workspace.relative(path), parsed, stamp)
+            except (sqlite3.DatabaseError, OSError, DiskFull) as error:
+                # The line is in the file, the truth: failing now would have it logged twice
+                # by a retry. The index is derived; the next read takes the day in.
+                note = f"written; the index could not take it in ({error}); the next read will"
+                return replace(written, index_note=note)
         source = f"{self.workspace.relative(path)}#L{written.line}"
         reason = next((entry.reason for entry in held if entry.source == source), "")
         return replace(written, held=reason) if reason else written

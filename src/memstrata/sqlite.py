@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memstrata.errors import InputError, WorkspaceReadOnly
+from memstrata.errors import DiskFull, InputError, WorkspaceReadOnly
 
 #: a database file's identity: (device, inode), or None when there is no such file
 FileIdentity = tuple[int, int] | None
@@ -42,14 +43,31 @@ def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
             connection.execute("PRAGMA journal_mode = WAL")
             connection.execute("PRAGMA synchronous = NORMAL")
     except OSError as error:
+        if is_disk_full(error):
+            raise disk_full(path, error) from error
         raise WorkspaceReadOnly(f"{path}: cannot open ({error.strerror})") from error
     except sqlite3.DatabaseError as error:
         message = str(error)
+        if is_disk_full(error):
+            raise disk_full(path, error) from error
         if "readonly" in message or "unable to open" in message:
             raise WorkspaceReadOnly(f"{path}: cannot open for writing ({message})") from error
         raise InputError(f"{path}: not a usable SQLite database ({message})") from error
     connection.row_factory = sqlite3.Row
     return connection
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Whether ``error`` says the disk is full (SQLite's words, or the OS's ENOSPC): a file
+    that failed so is sound, never to be taken for damaged and set aside."""
+    if isinstance(error, OSError):
+        return error.errno in (errno.ENOSPC, errno.EDQUOT)
+    return "disk is full" in str(error)
+
+
+def disk_full(path: Path, error: BaseException) -> DiskFull:
+    """The error that says so, naming the file that could not grow."""
+    return DiskFull(f"{path}: the disk is full ({error}); free some space and try again")
 
 
 @contextmanager

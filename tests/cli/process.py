@@ -56,3 +56,25 @@ def run(
     return subprocess.CompletedProcess(
         completed.args, completed.returncode, completed.stdout.decode(), completed.stderr.decode()
     )
+
+
+#: Run a shell script with a 2 MB tmpfs mounted at "$1" (private to the namespace): a disk that
+#: fills up, for real, without touching the machine's.
+SMALL_DISK = ["unshare", "-m", "--propagation", "private", "sh", "-c"]
+
+
+def run_on_small_disk(folder: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` (sh, ``$MEMSTRATA`` the command) in ``folder``, a fresh 2 MB disk."""
+    folder.mkdir(parents=True, exist_ok=True)
+    mount = 'mount -t tmpfs -o size=2m tmpfs "$1" && cd "$1" && '
+    memstrata = f"{sys.executable} -m memstrata"
+    env = {key: value for key, value in os.environ.items() if key != "MEMSTRATA_WORKSPACE"}
+    env["MEMSTRATA"] = memstrata
+    return subprocess.run(
+        [*SMALL_DISK, mount + script, "sh", str(folder)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .process import can_mount_read_only, run
+from .process import can_mount_read_only, run, run_on_small_disk
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -252,6 +252,36 @@ def test_a_read_only_workspace_recalls_by_meaning_with_the_vectors_it_stored(ws:
     assert not [note for note in recalled["notes"] if "semantic" in note], recalled["notes"]
     found = {item["content"]: item["arms"] for item in recalled["items"]}
     assert found["Bo drinks a flat white every morning"] == ["semantic"]
+
+
+#: lays out a workspace on the small disk, then fills the disk to its last few blocks
+FILL_THE_DISK = """
+$MEMSTRATA init ws >/dev/null && cd ws && $MEMSTRATA log "first line" >/dev/null
+free_kb=$(df -k . | tail -1 | awk '{print $4}')
+dd if=/dev/zero of=../fill bs=1k count=$((free_kb - 24)) 2>/dev/null
+"""
+
+
+def test_a_line_logged_on_a_full_disk_is_written_once_and_the_command_says_so(tmp_path: Path):
+    if os.geteuid() != 0 or not can_mount_read_only(tmp_path):
+        pytest.skip("needs root and mount namespaces to make a small disk")
+    script = (
+        FILL_THE_DISK
+        + """
+$MEMSTRATA log "retry me please"; echo "rc=$?"
+$MEMSTRATA remember "Omar lives in Paris"; echo "rc=$?"
+cat memory/*.md; ls .memstrata
+"""
+    )
+
+    result = run_on_small_disk(tmp_path / "disk", script)
+
+    out = result.stdout
+    assert "rc=0" in out.split("retry me please", 2)[1]  # the log itself succeeded
+    assert "note: written; the index could not take it in" in result.stderr
+    assert out.count("- ") >= 2 and out.count("retry me please") == 2  # echoed once, stored once
+    assert "the disk is full" in result.stderr and "Traceback" not in result.stderr
+    assert ".damaged" not in out  # a sound file on a full disk is never set aside
 
 
 def test_sessions_of_a_workspace_without_transcripts_are_none(ws: Path):

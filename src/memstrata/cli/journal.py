@@ -41,6 +41,8 @@ def log(
             " it stays in the journal file",
             err=True,
         )
+    if written.index_note:
+        click.echo(f"note: {written.index_note}", err=True)
 
 
 COMMANDS = (log,)

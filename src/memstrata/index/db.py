@@ -28,7 +28,7 @@ from memstrata.journal.parse import ParsedJournal, find_entities
 from memstrata.journal.promoted import fact_digest
 from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
-from memstrata.sqlite import connect, file_identity, immediate
+from memstrata.sqlite import connect, disk_full, file_identity, immediate, is_disk_full
 
 SCHEMA_VERSION = "8"
 #: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
@@ -161,7 +161,9 @@ class IndexDB:
             version = _schema_version(db)
             if version == SCHEMA_VERSION and not _complete(db):
                 version = None  # a table dropped by hand or a tool: rebuilt like a damaged file
-        except (sqlite3.DatabaseError, InputError):
+        except (sqlite3.DatabaseError, InputError) as error:
+            if is_disk_full(error):
+                raise disk_full(path, error) from error
             version, db = None, None
         if version != SCHEMA_VERSION:
             if db is not None:

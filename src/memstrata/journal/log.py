@@ -30,6 +30,9 @@ class LogWrite:
     text: str
     #: why the line is held out of recall (it reads as an instruction to the model), else ""
     held: str = ""
+    #: why the derived index could not take the line in now (a full disk), else "": the line
+    #: is written all the same, and the next read indexes it
+    index_note: str = ""
 
 
 def append_log(

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from memstrata.providers.embedder import Embedder, Vectors
+from memstrata.sqlite import is_disk_full
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -59,7 +60,7 @@ class CachedEmbedder:
         try:
             self._db = _open(path)
         except sqlite3.DatabaseError as error:
-            if "readonly" in str(error) or "unable to open" in str(error):
+            if "readonly" in str(error) or "unable to open" in str(error) or is_disk_full(error):
                 raise
             # Only a cache: a damaged one is begun anew (set aside for whoever wants to look).
             self._db = _open(_set_aside(path))

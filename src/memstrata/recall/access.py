@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memstrata.errors import InputError, WorkspaceReadOnly
-from memstrata.sqlite import connect, immediate
+from memstrata.sqlite import connect, immediate, is_disk_full
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS access (
@@ -57,6 +57,8 @@ class AccessLog:
         return self._db
 
     def _reopen(self, error: Exception) -> sqlite3.Connection:
+        if is_disk_full(error):
+            raise error  # a sound file on a full disk: nothing to set aside
         if self._db is not None:
             self._db.close()
             self._db = None
