@@ -7,6 +7,7 @@ a default.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -130,6 +131,15 @@ def config_from_dict(data: dict[str, Any], origin: str = "memstrata.toml") -> Co
 
 #: keys where 0 means nothing at all: a recall of no items is no recall
 _AT_LEAST_ONE = frozenset({"recall.default_k"})
+#: the largest value of keys that have one: cosines and shares are at most 1, and recall
+#: returns at most as many items as ``Memory.recall`` takes (its ``MAX_RESULTS``)
+_AT_MOST: dict[str, float] = {
+    "recall.min_similarity": 1.0,
+    "dedup.gate_cosine": 1.0,
+    "dedup.garden_cosine": 1.0,
+    "dedup.merge_core_share": 1.0,
+    "recall.default_k": 1000,
+}
 
 
 def _section_from_dict(section: Any, values: dict[str, Any], name: str, origin: str) -> Any:
@@ -145,10 +155,15 @@ def _section_from_dict(section: Any, values: dict[str, Any], name: str, origin: 
                 f"{origin}: {name}.{key} must be {expected.__name__}, "
                 f"got {type(value).__name__} {value!r}"
             )
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{origin}: {name}.{key} must be a number, got {value!r}")
         if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
             raise ConfigError(f"{origin}: {name}.{key} must not be negative, got {value!r}")
         if f"{name}.{key}" in _AT_LEAST_ONE and value < 1:
             raise ConfigError(f"{origin}: {name}.{key} must be at least 1, got {value!r}")
+        most = _AT_MOST.get(f"{name}.{key}")
+        if most is not None and value > most:
+            raise ConfigError(f"{origin}: {name}.{key} must be at most {most:g}, got {value!r}")
         changes[key] = float(value) if expected is float else value
     return replace(section, **changes)
 
