@@ -250,6 +250,23 @@ def test_the_opposite_said_of_something_else_is_no_contradiction():
     )
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("Ann works on Mondays", "Ann does not work on Fridays", "unrelated"),
+        ("The release is on April 9", "The release is not on March 3", "unrelated"),
+        ("The server has 16 GB", "The server does not have 32 GB", "unrelated"),
+        # a day or a number both sides name is what the negation is about
+        ("Ann works on Fridays", "Ann does not work on Fridays", "contradiction"),
+        ("Ann works on Mondays and Fridays", "Ann does not work on Fridays", "contradiction"),
+    ],
+)
+def test_the_opposite_said_of_another_day_or_number_is_no_contradiction(
+    candidate: str, stored: str, kind: str
+):
+    assert relate(candidate, stored).kind == kind
+
+
 def test_two_sides_with_words_of_their_own_are_never_duplicates_whatever_the_cosine():
     relation = relate("Sara works in Berlin", "Sara lives in Berlin", cosine=1.0, threshold=0.0)
 

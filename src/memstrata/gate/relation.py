@@ -101,8 +101,9 @@ def relate(
             return found("unrelated", "different statements")
         if a.change_marked or b.change_marked:
             return found("update", "the polarity changed over time")
-        if _other_objects(own_a, own_b):
-            # "Ann likes biking" / "Ann does not like cortado": said of different things
+        if _other_objects(own_a, own_b) or _other_details(a, b):
+            # "Ann likes biking" / "Ann does not like cortado", "works on Mondays" / "does not
+            # work on Fridays": said of different things
             return found("unrelated", "the opposite said of something else")
         return found("contradiction", "one says the opposite of the other")
     if difference == "relative":
@@ -189,6 +190,15 @@ def _other_objects(own_a: frozenset[str], own_b: frozenset[str]) -> bool:
     words ("unblocked" / "blocked")."""
     paired = {word for pair in _prefixed_pairs(own_a, own_b) for word in pair}
     return bool(own_a - paired) and bool(own_b - paired)
+
+
+def _other_details(a: Features, b: Features) -> bool:
+    """Both sides name a day or a number, and none of one side's is the other's: a negation
+    of one ("not on March 3") says nothing against the other ("on April 9")."""
+    return any(
+        ours and theirs and ours.isdisjoint(theirs)
+        for ours, theirs in ((a.dates, b.dates), (a.numbers, b.numbers))
+    )
 
 
 def _only_added(difference: str | None, a: Features, b: Features) -> bool:
