@@ -8,6 +8,7 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -65,7 +66,7 @@ from memstrata.proposals import ProposalStore
 from memstrata.providers.guarded import GuardedEmbedder
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files
 from memstrata.raw.store import RawStore, open_raw_store
-from memstrata.recall.access import AccessLog
+from memstrata.recall.access import Access, AccessLog
 from memstrata.recall.filters import RecallFilters
 from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.hybrid import SemanticArm, recall_items
@@ -952,6 +953,11 @@ class Memory:
         self._metric(record)
         return compiled
 
+    def access_of(self, source: str) -> Access:
+        """How often recall returned ``source`` (a topic id, a journal line) and when last;
+        never: ``Access(0, "")``. Read from ``.memstrata/access.db``; nothing is written."""
+        return self.access.get([source]).get(source, Access(0, ""))
+
     def metrics(self, days: int = 7) -> MetricsSummary:
         """Summarise ``memory/metrics.jsonl`` over the last ``days`` days."""
         return summarise(read_metrics(self.metrics_path), self.clock(), days)
@@ -1065,7 +1071,11 @@ def _query(query: object) -> str:
     ``\\ud800`` escape or undecodable command-line bytes) becomes U+FFFD."""
     if not isinstance(query, str):
         raise InputError(f"a query is text, not {type(query).__name__}")
-    return query.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(query) else query
+    return _LONE_SURROGATE.sub("\ufffd", query) if _has_surrogate(query) else query
+
+
+#: a UTF-16 surrogate on its own (no UTF-8 text holds one)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _has_surrogate(text: str) -> bool:

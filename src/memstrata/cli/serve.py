@@ -12,8 +12,9 @@ from memstrata.cli.opener import open_memory
 def mcp(ctx: click.Context) -> None:
     """Run the MCP server over stdio, for an agent harness that launches it.
 
-    Only protocol messages go to stdout; logs go to stderr. Tools: recall, search, remember,
-    context, get_topic, log, proposals, resolve_proposal, status (see docs/mcp.md).
+    Only protocol messages go to stdout; logs go to stderr. A line that is not a JSON-RPC
+    message is answered with a JSON-RPC error and named on stderr. Tools: recall, search,
+    remember, context, get_topic, log, proposals, resolve_proposal, status (see docs/mcp.md).
 
     Example: claude mcp add memstrata -- memstrata --workspace ~/agent-memory mcp
     """
@@ -22,7 +23,10 @@ def mcp(ctx: click.Context) -> None:
     from memstrata.mcp.server import build_server
     from memstrata.mcp.stdio import serve_stdio
 
-    anyio.run(serve_stdio, build_server(open_memory(ctx)))
+    def warn(text: str) -> None:
+        click.echo(f"memstrata mcp: {text}", err=True)
+
+    anyio.run(serve_stdio, build_server(open_memory(ctx)), warn)
 
 
 @click.command()

@@ -10,6 +10,7 @@ import click
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import display_width, echo_json, one_line, padded
 from memstrata.errors import InputError
+from memstrata.jsonable import to_jsonable
 from memstrata.workspace.textfile import decode_text
 
 
@@ -53,15 +54,25 @@ def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def show(ctx: click.Context, topic_id: str, as_json: bool) -> None:
-    """Show a topic: summary, detail and meta.
+    """Show a topic: summary, detail, meta, and how often recall has returned it.
+
+    The count and last time come from .memstrata/access.db, where recall records them; with
+    --json they are "access": {"count", "last"}, and meta.json's access_count (not kept up)
+    is left out.
 
     Example: memstrata topic show people/ann
     """
-    item = open_memory(ctx).get_topic(topic_id)
+    memory = open_memory(ctx)
+    item = memory.get_topic(topic_id)
+    use = memory.access_of(item.id)
     if as_json:
-        echo_json(item)
+        shown = to_jsonable(item)
+        del shown["meta"]["access_count"]
+        echo_json({**shown, "access": use})
         return
-    click.echo(f"# {item.id} [{item.meta.state}] updated {item.meta.updated}")
+    times = "once" if use.count == 1 else f"{use.count} times"
+    recalled = f"recalled {times}, last {use.last}" if use.count else "never recalled"
+    click.echo(f"# {item.id} [{item.meta.state}] updated {item.meta.updated}, {recalled}")
     click.echo(item.summary.rstrip())
     if item.detail.strip():
         click.echo("\n--- detail ---")

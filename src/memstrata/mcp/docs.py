@@ -25,7 +25,11 @@ commands, around one workspace:
   (Claude Code: `claude mcp add memstrata -- memstrata --workspace ~/agent-memory mcp`).
   Only protocol messages go to stdout; logs go to stderr. When stdin closes, the calls
   already read are answered before the server exits, so requests can be piped in
-  (`memstrata mcp < requests.jsonl`).
+  (`memstrata mcp < requests.jsonl`). Every request is answered: a line that is not JSON
+  gets a JSON-RPC parse error (`-32700`, id `null`), one that is JSON but not a JSON-RPC
+  message an invalid-request error (`-32600`, with the request's id when it has one), and a
+  line on stderr says what was wrong. A lone surrogate escape in a string (`\\ud800`, which
+  no UTF-8 text can hold) is read as U+FFFD, as are bytes that are not UTF-8.
 - **Streamable HTTP** on `http://{DEFAULT_HOST}:{DEFAULT_PORT}{PATH}`:
   `MEMSTRATA_TOKEN=… memstrata --workspace ~/agent-memory serve --http`.
   Every request needs `Authorization: Bearer <token>` (from `--token`, `MEMSTRATA_TOKEN`, or

@@ -11,6 +11,7 @@ from memstrata.gate.verdicts import Verdict, verdict_name
 from memstrata.jsonable import to_jsonable
 from memstrata.memory import Status
 from memstrata.model import RecallResult, SearchHit, Topic
+from memstrata.recall.access import Access
 
 #: Search hits are shortened to this many characters before packing (raw turns can be long).
 SEARCH_TEXT_MAX_CHARS = 600
@@ -73,13 +74,17 @@ def context_payload(compiled: Context, agent: str | None) -> dict[str, Any]:
     return with_agent(compiled.as_json(), agent)
 
 
-def topic_payload(topic: Topic, detail: bool, agent: str | None) -> dict[str, Any]:
+def topic_payload(topic: Topic, access: Access, detail: bool, agent: str | None) -> dict[str, Any]:
+    """The topic, its use as ``access.db`` counts it (``meta.json``'s count is not kept up)."""
+    meta = to_jsonable(topic.meta)
+    del meta["access_count"]
     payload: dict[str, Any] = {
         "id": topic.id,
         "title": topic.title,
         "summary": topic.summary,
         "state": topic.meta.state,
-        "meta": to_jsonable(topic.meta),
+        "meta": meta,
+        "access": to_jsonable(access),
         "has_detail": bool(topic.detail.strip()),
     }
     if detail:
@@ -107,7 +112,7 @@ def status_payload(status: Status) -> dict[str, Any]:
         "raw_sessions": status.raw_sessions,
         "raw_turns": status.raw_turns,
         "warnings": rules.warnings,
-        "held": len(status.held),
+        "held": to_jsonable(list(status.held)),
         "problems": [str(problem) for problem in status.problems],
     }
 

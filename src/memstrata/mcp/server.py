@@ -148,7 +148,8 @@ class MemoryTools:
             bool,
             Field(
                 description="Rank whole raw sessions (conversations) instead: each hit's source"
-                " is a session id, its text the session's best turn."
+                " is a session id, its text the session's best turn. Not with include_raw=false"
+                " or include_archived=true."
             ),
         ] = False,
         agent: Agent = None,
@@ -167,6 +168,16 @@ class MemoryTools:
         """
 
         def answer() -> dict[str, Any]:
+            if sessions and not include_raw:
+                raise InputError(
+                    "sessions=true ranks raw sessions, which include_raw=false leaves out:"
+                    " drop one of the two"
+                )
+            if sessions and include_archived:
+                raise InputError(
+                    "include_archived=true is about topics; sessions=true ranks raw sessions"
+                    " only: drop one of the two"
+                )
             hits = (
                 self.memory.search_sessions(query, limit)
                 if sessions
@@ -280,12 +291,18 @@ class MemoryTools:
         """Read one wiki topic by id (e.g. people/ann): its summary, and its detail on request.
 
         Returns title, summary (up to 1000 characters), state (active, conflict, superseded,
-        archived) and meta: kind, entities, links, what it supersedes, is superseded by or
-        conflicts with, timestamps. The detail page is left out unless detail=true
-        (`has_detail` says whether there is one): ask for it only when the summary is not
-        enough. An unknown id is an error naming it.
+        archived), meta (kind, entities, links, what it supersedes, is superseded by or
+        conflicts with, timestamps) and `access`: how many times recall has returned it
+        (`count`) and when last (`last`, empty if never). The detail page is left out unless
+        detail=true (`has_detail` says whether there is one): ask for it only when the
+        summary is not enough. An unknown id is an error naming it.
         """
-        return self._run(lambda: topic_payload(self.memory.get_topic(topic_id), detail, agent))
+
+        def read() -> dict[str, Any]:
+            topic = self.memory.get_topic(topic_id)
+            return topic_payload(topic, self.memory.access_of(topic.id), detail, agent)
+
+        return self._run(read)
 
     def log(
         self,
@@ -377,8 +394,9 @@ class MemoryTools:
         Returns the workspace root; the rules files with their bytes against the resident
         budget (about 13 KB) and MEMORY.md's characters against its cap (3000); topics by
         state; journal days and retain facts; raw sessions and turns; `warnings`; `held`, the
-        journal entries kept out of recall because they read as instructions to a model; and
-        `problems`, files that could not be read (their knowledge is missing until fixed).
+        journal entries kept out of recall because they read as instructions to a model (each
+        with its day, source, text and reason); and `problems`, files that could not be read
+        (their knowledge is missing until fixed).
         """
         return self._run(lambda: with_agent(status_payload(self.memory.status()), agent))
 
