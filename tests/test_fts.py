@@ -60,6 +60,24 @@ def test_chinese_runs_become_bigram_phrases():
 
 
 @pytest.mark.parametrize(
+    ("text", "indexed", "terms"),
+    [
+        ("ｆｌａｔ　ｗｈｉｔｅ", "flat white", ["flat", "white"]),  # full-width, ideographic space
+        ("ＡＮＮ ①", "ANN 1", ["ann", "1"]),
+        ("ﬁle", "file", ["file"]),
+        # half-width katakana becomes the katakana that is spaced out and paired
+        ("ｺｰﾋｰ", " コ  ー  ヒ  ー ", ["コー", "ーヒ", "ヒー"]),
+        ("⼀杯", " 一  杯 ", ["一杯"]),  # a Kangxi radical is the ideograph it stands for
+    ],
+)
+def test_compatibility_forms_are_indexed_and_queried_as_their_plain_forms(
+    text: str, indexed: str, terms: list[str]
+):
+    assert segment(text) == indexed
+    assert query_terms(text) == terms
+
+
+@pytest.mark.parametrize(
     ("query", "expected"),
     [
         ("咖啡", "people/li-na"),

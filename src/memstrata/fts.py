@@ -6,6 +6,15 @@ spaced out (unigrams) and query CJK runs as OR-ed two-character phrases: a phras
 unigrams is a bigram match, so ``咖啡`` finds ``我喜欢咖啡`` with no segmenter dependency, and a
 one-character query still works. English goes through ``porter`` stemming.
 
+Text and queries are NFKC-normalised first, so compatibility forms match their plain forms:
+full-width Latin and digits from CJK input methods (``ｆｌａｔ ｗｈｉｔｅ``, ``ＡＮＮ``) are
+``flat white`` and ``ANN``, half-width katakana (``ｺｰﾋｰ``) is ``コーヒー``, ligatures and
+circled numbers are their letters and digits. NFKC keeps CJK characters CJK (compatibility
+ideographs become unified ones; only the two spacing kana voicing marks become a space and a
+combining mark), so the spacing-out below sees the CJK characters it saw before, and Kangxi
+radicals and half-width katakana besides. Changing this changes what is indexed: the derived
+index's schema version and the raw store's ``turns_fts`` (indexed anew by a schema step) follow.
+
 User queries never reach FTS5 as syntax: :func:`match_expression` keeps only word tokens and
 quotes each one, so quotes, ``*``, ``AND``, ``NEAR(`` and parentheses cannot raise.
 """
@@ -13,6 +22,7 @@ quotes each one, so quotes, ``*``, ``AND``, ``NEAR(`` and parentheses cannot rai
 from __future__ import annotations
 
 import re
+import unicodedata
 
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 
@@ -36,18 +46,24 @@ STOP_WORDS = frozenset(
 )
 
 
+def normalise(text: str) -> str:
+    """Fold compatibility forms into their plain forms (NFKC): ``ｆｌａｔ`` is ``flat``."""
+    return unicodedata.normalize("NFKC", text)
+
+
 def segment(text: str) -> str:
-    """Prepare text for an FTS5 column: space out CJK characters, leave the rest as is."""
-    return _CJK_CHAR.sub(r" \1 ", text)
+    """Prepare text for an FTS5 column: normalise it, space out CJK characters."""
+    return _CJK_CHAR.sub(r" \1 ", normalise(text))
 
 
 def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
     """Split a user query into search terms: words, and CJK runs as bigrams (or one char).
 
-    Stop words are dropped unless the query holds nothing else.
+    The query is normalised as indexed text is (:func:`normalise`); stop words are dropped
+    unless the query holds nothing else.
     """
     words: list[str] = []
-    for token in _TOKEN.findall(query):
+    for token in _TOKEN.findall(normalise(query)):
         if _IS_CJK.match(token):
             if len(token) == 1:
                 words.append(token)

@@ -132,3 +132,45 @@ def test_an_empty_file_named_directly_is_called_empty(ws: Path, tmp_path: Path):
     assert result.returncode == 1
     assert f"problem: {path}: empty file, nothing to import" in result.stderr
     assert "not a transcript format" not in result.stderr
+
+
+def _claude_line(uuid: str, parent: str | None, role: str, text: str, time: str) -> str:
+    message = {"role": role, "content": text}
+    line = {"type": role, "sessionId": "same-session", "uuid": uuid, "parentUuid": parent}
+    return json.dumps({**line, "timestamp": time, "message": message}) + "\n"
+
+
+def test_two_files_of_one_session_id_holding_two_conversations_both_stay_searchable(
+    ws: Path, tmp_path: Path
+):
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    one.write_text(
+        _claude_line("a1", None, "user", "first file question", "2026-11-01T10:00:00Z")
+        + _claude_line("a2", "a1", "assistant", "first file answer", "2026-11-01T10:00:05Z")
+    )
+    two.write_text(
+        _claude_line(
+            "b1", None, "user", "second file question that is longer", "2026-11-02T10:00:00Z"
+        )
+        + _claude_line(
+            "b2", "b1", "assistant", "second file answer that is longer", "2026-11-02T10:00:05Z"
+        )
+    )
+    assert run("--workspace", str(ws), "ingest", str(one)).returncode == 0
+
+    report = json.loads(run("--workspace", str(ws), "ingest", "--json", str(two)).stdout)
+    turns = json.loads(run("--workspace", str(ws), "search", "--json", "file question").stdout)
+    found = run("--workspace", str(ws), "search", "--sessions", "--json", "file answer").stdout
+
+    [apart] = report["forks"]
+    assert report["forks"] == {apart: "claude-code:same-session"}
+    with closing(sqlite3.connect(ws / "raw" / "sessions.db")) as db:
+        stored = db.execute("SELECT session_id, idx, text FROM turns ORDER BY id").fetchall()
+    assert stored == [
+        ("claude-code:same-session", 0, "first file question"),
+        ("claude-code:same-session", 1, "first file answer"),
+        (apart, 0, "second file question that is longer"),
+        (apart, 1, "second file answer that is longer"),
+    ]
+    assert {"claude-code:same-session#0", f"{apart}#0"} <= {hit["source"] for hit in turns}
+    assert {hit["source"] for hit in json.loads(found)} == {"claude-code:same-session", apart}

@@ -74,6 +74,11 @@ def _summary(report: IngestReport, format_name: str) -> str:
         f"{report.turns_updated} updated{kept}; "
         f"{report.skipped_unchanged} unchanged files skipped"
     )
+    if report.forks:
+        apart = ", ".join(
+            f"{own} (its id {given} held another)" for own, given in report.forks.items()
+        )
+        line += f", {len(report.forks)} sessions stored apart: {apart}"
     if report.unknown_files:
         unknown = "unknown files" if format_name == "auto" else f"files not in {format_name} format"
         line += (

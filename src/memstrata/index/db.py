@@ -30,7 +30,8 @@ from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, disk_full, file_identity, immediate, is_disk_full
 
-SCHEMA_VERSION = "8"
+#: 9: FTS text is NFKC-normalised (see memstrata.fts), so indexes of 8 are rebuilt
+SCHEMA_VERSION = "9"
 #: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
 SEED_MAX_BYTES = 128 * 1024 * 1024
 

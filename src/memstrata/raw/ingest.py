@@ -2,8 +2,10 @@
 
 Each file is parsed by its importer and upserted into the raw store. A file unchanged since its
 last import (same size and mtime) is skipped without parsing; a changed or longer one is parsed
-again and only new or grown turns are written. Bad lines are counted and reported by line; the
-rest of the file still imports.
+again and only new or grown turns are written. A session whose id already holds another
+conversation (another file, a fork) is stored apart under an id of its own, listed in
+``IngestReport.forks``. Bad lines are counted and reported by line; the rest of the file still
+imports.
 
 Only a file that was read as a transcript, in full, is marked imported: one with bad lines, one
 that no importer claims, and one that yields no session in the ``--format`` asked for (and does
@@ -42,6 +44,9 @@ class IngestReport:
     turns_updated: int = 0
     #: stored turns this import held less of (an older or cut-short copy): left as stored
     turns_kept: int = 0
+    #: sessions whose id already held another conversation, stored apart: the id each was
+    #: stored under → the id its file gave (see :mod:`memstrata.raw.store`)
+    forks: dict[str, str] = field(default_factory=dict)
     #: secrets replaced by placeholders before storing, by kind
     redacted: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
@@ -179,6 +184,8 @@ def _ingest_one(
         report.turns_added += counts.added
         report.turns_updated += counts.updated
         report.turns_kept += counts.kept
+        if counts.session_id != session.id:
+            report.forks[counts.session_id] = session.id
     if not parsed.problems:
         # Only a clean import is remembered as done: a file with bad lines is retried next time.
         store.set_import_mark(source, chosen, stat.st_size, stat.st_mtime_ns)

@@ -2,31 +2,57 @@
 
 This database is canonical (it is the only copy of the transcripts we imported), so its schema is
 versioned with ``PRAGMA user_version`` and only ever extended. Turn text is also indexed in a
-contentless FTS5 table (``turns_fts``, rowid = ``turns.id``) holding the CJK-segmented text.
+contentless FTS5 table (``turns_fts``, rowid = ``turns.id``) holding the text as
+:func:`~memstrata.fts.segment` prepares it.
 
-The store only grows: a stored turn is replaced only by a version of it that holds at least as
-much (see :meth:`RawStore.upsert`), so what one file put in, no other file takes out. That is what
-lets an import mark (a file's path, size and mtime) vouch that an unchanged file has nothing left
-to give.
+The store only grows: what one file put in, no other file takes out. That is what lets an import
+mark (a file's path, size and mtime) vouch that an unchanged file has nothing left to give. A
+session imported again is matched turn by turn (same ``idx``) with what is stored under its id,
+and each turn it shares is one of:
+
+* the same turn, grown: same role, its text starts with the stored text and its tool calls with
+  the stored calls (a response still being written, a file that grew). It replaces the stored
+  turn. A text cut at :data:`~memstrata.raw.importers.turns.MAX_TURN_CHARS` counts by what it
+  kept: two cut copies keep the same start and the one that cut more holds more.
+* the same turn, behind: the stored turn grown from it (an older or cut-short copy). It is kept
+  out and counted as ``kept``.
+* another turn: a different role, or a text (or list of calls) that neither starts with the
+  stored one nor is its start, or more text with fewer calls. No importer turns a turn into that
+  as its file grows (they are prefix-stable, see :mod:`memstrata.raw.importers`), so the copy is
+  another conversation under the same session id: another file, a fork of a resumed session, a
+  rewritten file.
+
+A session with any other turn is stored apart, whole, as ``<id>~<key>`` with ``fork_of = <id>``:
+``<key>`` is 8 hex digits of the SHA-256 of its file's name and its first turn's role and time
+(``-2``, ``-3`` … after it when that id is taken), so it comes from the file and nothing written
+later changes it. Importing it again (grown, cut short or unchanged) finds it by the same test
+among the sessions of that id and those stored apart from it, the stored one of that id first,
+then in the order they were stored. Which of two conversations keeps the plain id is the order
+they were first imported in.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from memstrata.errors import InputError
 from memstrata.fts import TOKENIZE, match_expression, segment
 from memstrata.model import SearchHit, Session, Turn
+from memstrata.raw.importers.turns import split_cap
 from memstrata.sqlite import connect, file_identity, immediate
 
 #: 2: import marks written by schema 1 are dropped once. Back then a shorter copy of a session
 #: could replace stored turns by cut-down ones, and the mark of the full file kept it from being
 #: read again; without the marks every file is read once more, which restores what was lost.
-SCHEMA_VERSION = 2
+#: 3: ``sessions.fork_of`` (a conversation stored apart from another of the same session id), and
+#: ``turns_fts`` indexed again from the stored turns, its text now NFKC-normalised.
+SCHEMA_VERSION = 3
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS sessions (
@@ -36,7 +62,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     started TEXT NOT NULL DEFAULT '',
     ended TEXT NOT NULL DEFAULT '',
     source_path TEXT NOT NULL DEFAULT '',
-    title TEXT NOT NULL DEFAULT ''
+    title TEXT NOT NULL DEFAULT '',
+    fork_of TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS turns (
     id INTEGER PRIMARY KEY,
@@ -68,6 +95,9 @@ class UpsertCounts:
     unchanged: int = 0
     #: turns this copy holds less of than the store (an older or cut-short copy): left as stored
     kept: int = 0
+    #: the id the session is stored under: its own, or ``<id>~<key>`` when its id holds another
+    #: conversation (see the module docstring)
+    session_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +109,10 @@ class ImportMark:
     format: str
 
 
+#: How a turn compares with the stored turn of its session and index (see the module docstring).
+_Order = Literal["same", "more", "less", "other"]
+
+
 class RawStore:
     """The raw tier. Writes run in ``BEGIN IMMEDIATE`` transactions; readers never block them."""
 
@@ -88,20 +122,25 @@ class RawStore:
         self.db = connect(path, readonly=readonly)
         #: the file this connection reads (see :func:`~memstrata.sqlite.file_identity`)
         self.identity = file_identity(path)
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise InputError(
-                f"{path}: written by a newer memstrata (schema {version} > {SCHEMA_VERSION})"
-            )
+        self._schema_version()
         if readonly:
             return
         with immediate(self.db):
+            # Read again under the write lock: another process may have upgraded the file since.
+            version = self._schema_version()
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     self.db.execute(statement)
-            if version == 1:
-                self.db.execute("DELETE FROM imports")
+            _upgrade(self.db, version)
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _schema_version(self) -> int:
+        version: int = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise InputError(
+                f"{self.path}: written by a newer memstrata (schema {version} > {SCHEMA_VERSION})"
+            )
+        return version
 
     def close(self) -> None:
         self.db.close()
@@ -109,41 +148,37 @@ class RawStore:
     # -- writing -------------------------------------------------------------------------------
 
     def upsert(self, session: Session, turns: Iterable[Turn]) -> UpsertCounts:
-        """Store a session and its turns; a stored turn is replaced only by one holding as much.
+        """Store a session and its turns; a stored turn is replaced only by the same turn grown.
 
-        A turn that differs from the stored one replaces it when its text is at least as long and
-        it lists at least as many tool calls: a response still being written only grows. One that
-        holds less is an older or cut-short copy of the same turn (a truncated file, a backup) and
-        is kept out, counted as ``kept``. A copy that is behind the store (a turn kept out, or
-        fewer turns than stored) leaves the session's title alone too.
+        The session goes where every turn it shares with the stored ones is the same turn (as
+        stored, grown or behind), else apart under a new id (see the module docstring). There a
+        grown turn replaces the stored one and one behind is kept out, counted as ``kept``. A
+        copy that is behind the store (a turn kept out, or fewer turns than stored) leaves the
+        session's title alone too.
         """
         added = updated = unchanged = kept = 0
         incoming = tuple(turns)
         with immediate(self.db):
-            existing = {
-                row["idx"]: row
-                for row in self.db.execute(
-                    "SELECT id, idx, role, time, text, tool_calls FROM turns WHERE session_id = ?",
-                    (session.id,),
-                )
-            }
+            target, existing = self._place(session, incoming)
             changes: list[tuple[Turn, sqlite3.Row | None]] = []
             for turn in incoming:
                 row = existing.get(turn.index)
-                if row is None or _holds_more(turn, row):
+                order = "more" if row is None else _compare_turn(turn, row)
+                if order == "more":
                     changes.append((turn, row))
-                elif _is_stored(turn, row):
+                elif order == "same":
                     unchanged += 1
                 else:
                     kept += 1
             is_behind = kept > 0 or len(incoming) < len(existing)
-            self._upsert_session(session, keep_title=is_behind)
+            fork_of = session.id if target != session.id else ""
+            self._upsert_session(replace(session, id=target), is_behind, fork_of)
             for turn, row in changes:
                 if row is None:
                     cursor = self.db.execute(
                         "INSERT INTO turns (session_id, idx, role, time, text, tool_calls)"
                         " VALUES (?, ?, ?, ?, ?, ?)",
-                        (session.id, turn.index, turn.role, turn.time, turn.text, turn.tool_calls),
+                        (target, turn.index, turn.role, turn.time, turn.text, turn.tool_calls),
                     )
                     self._index_text(cursor.lastrowid, turn.text)
                     added += 1
@@ -156,13 +191,55 @@ class RawStore:
                     )
                     self._index_text(row["id"], turn.text)
                     updated += 1
-        return UpsertCounts(added, updated, unchanged, kept)
+        return UpsertCounts(added, updated, unchanged, kept, target)
 
-    def _upsert_session(self, session: Session, keep_title: bool) -> None:
+    def _place(
+        self, session: Session, incoming: tuple[Turn, ...]
+    ) -> tuple[str, dict[int, sqlite3.Row]]:
+        """The id to store ``incoming`` under and the turns stored there, by index: the first of
+        the session's id and those stored apart from it that holds no other turn; else a new id."""
+        family = self.db.execute(
+            "SELECT id FROM sessions WHERE id = ? OR fork_of = ? ORDER BY id != ?, rowid",
+            (session.id, session.id, session.id),
+        ).fetchall()
+        for (candidate,) in family:
+            existing = {
+                row["idx"]: row
+                for row in self.db.execute(
+                    "SELECT id, idx, role, time, text, tool_calls FROM turns WHERE session_id = ?",
+                    (candidate,),
+                )
+            }
+            shared = (turn for turn in incoming if turn.index in existing)
+            if all(_compare_turn(turn, existing[turn.index]) != "other" for turn in shared):
+                return candidate, existing
+        if not family:
+            return session.id, {}
+        return self._fork_id(session, incoming), {}
+
+    def _fork_id(self, session: Session, incoming: tuple[Turn, ...]) -> str:
+        """``<id>~<key>`` for another conversation under ``session.id`` (see the module
+        docstring); ``-2``, ``-3`` … after it while that id is taken."""
+        first = incoming[0] if incoming else None
+        basis = "\n".join(
+            (
+                Path(session.source_path).name,
+                first.role if first else "",
+                first.time if first else "",
+            )
+        )
+        stem = f"{session.id}~{hashlib.sha256(basis.encode()).hexdigest()[:8]}"
+        candidate, number = stem, 1
+        while self.db.execute("SELECT 1 FROM sessions WHERE id = ?", (candidate,)).fetchone():
+            number += 1
+            candidate = f"{stem}-{number}"
+        return candidate
+
+    def _upsert_session(self, session: Session, keep_title: bool, fork_of: str) -> None:
         self.db.execute(
             """
-            INSERT INTO sessions (id, harness, agent, started, ended, source_path, title)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sessions (id, harness, agent, started, ended, source_path, title, fork_of)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET
                 started = CASE WHEN excluded.started != '' AND
                     (sessions.started = '' OR excluded.started < sessions.started)
@@ -179,6 +256,7 @@ class RawStore:
                 session.ended,
                 session.source_path,
                 session.title,
+                fork_of,
                 keep_title,
             ),
         )
@@ -322,26 +400,77 @@ class RawStore:
         return {"sessions": sessions, "turns": turns}
 
 
-def _is_stored(turn: Turn, row: sqlite3.Row) -> bool:
-    stored = (row["role"], row["time"], row["text"], row["tool_calls"])
-    return stored == (turn.role, turn.time, turn.text, turn.tool_calls)
+def _compare_turn(turn: Turn, row: sqlite3.Row) -> _Order:
+    """How ``turn`` compares with the stored ``row`` of its index: the ``same`` turn as stored,
+    the same turn grown (``more``: replaces it), the same turn ``less`` grown (kept out), or
+    ``other`` (another conversation). A turn that differs in its time alone is ``more``: a
+    turn is the same by what it says, and the copy at hand brings its time."""
+    if turn.role != row["role"]:
+        return "other"
+    orders = {
+        _compare_text(turn.text, row["text"]),
+        _compare_calls(turn.tool_calls, row["tool_calls"]),
+    }
+    if "other" in orders or {"more", "less"} <= orders:
+        return "other"
+    if "more" in orders or "less" in orders:
+        return "more" if "more" in orders else "less"
+    return "same" if turn.time == row["time"] else "more"
 
 
-def _holds_more(turn: Turn, row: sqlite3.Row) -> bool:
-    """Is ``turn`` a change to the stored ``row`` that loses nothing (no shorter text, no fewer
-    tool calls)? A differing prefix of the same turn always loses something."""
-    if _is_stored(turn, row):
-        return False
-    has_text = len(turn.text) >= len(row["text"])
-    return has_text and _call_count(turn.tool_calls) >= _call_count(row["tool_calls"])
+def _compare_text(text: str, stored: str) -> _Order:
+    """Does ``text`` start with ``stored`` (``more``), or is it its start (``less``)? Two texts cut
+    at the cap that kept the same start: the one that cut more is ``more``."""
+    if text == stored:
+        return "same"
+    if text.startswith(stored):
+        return "more"
+    if stored.startswith(text):
+        return "less"
+    kept, cut = split_cap(text)
+    stored_kept, stored_cut = split_cap(stored)
+    if cut is not None and stored_cut is not None and kept == stored_kept:
+        return "more" if cut > stored_cut else "less"
+    return "other"
 
 
-def _call_count(tool_calls: str) -> int:
+def _compare_calls(tool_calls: str, stored: str) -> _Order:
+    """Does the list ``tool_calls`` start with the ``stored`` list, or is it its start?"""
+    calls, stored_calls = _calls(tool_calls), _calls(stored)
+    if calls == stored_calls:
+        return "same"
+    if calls[: len(stored_calls)] == stored_calls:
+        return "more"
+    if stored_calls[: len(calls)] == calls:
+        return "less"
+    return "other"
+
+
+def _calls(tool_calls: str) -> list[object]:
     try:
         calls = json.loads(tool_calls)
     except json.JSONDecodeError:
-        return 0
-    return len(calls) if isinstance(calls, list) else 0
+        return []
+    return calls if isinstance(calls, list) else []
+
+
+def _upgrade(db: sqlite3.Connection, version: int) -> None:
+    """Extend a store of schema ``version`` to this one; the caller holds the write lock."""
+    columns = {row["name"] for row in db.execute("PRAGMA table_info(sessions)")}
+    if "fork_of" not in columns:
+        db.execute("ALTER TABLE sessions ADD COLUMN fork_of TEXT NOT NULL DEFAULT ''")
+    db.execute("CREATE INDEX IF NOT EXISTS sessions_by_fork ON sessions(fork_of)")
+    if version == 1:
+        db.execute("DELETE FROM imports")
+    if version < 3:
+        # What turns_fts holds is segment() of each text as it was then; a contentless table
+        # can only forget a row by being given the same tokens, so it is indexed anew, whole.
+        db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('delete-all')")
+        rows = db.execute("SELECT id, text FROM turns")
+        db.executemany(
+            "INSERT INTO turns_fts (rowid, body) VALUES (?, ?)",
+            ((row["id"], segment(row["text"])) for row in rows),
+        )
 
 
 def open_raw_store(path: Path, readonly: bool = False) -> RawStore:

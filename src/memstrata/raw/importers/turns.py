@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from typing import Any
 
 #: One turn's text is capped: a whole file pasted into a prompt is not worth keeping twice.
@@ -11,12 +12,20 @@ MAX_TURN_CHARS = 20_000
 MAX_TOOL_INPUT_CHARS = 500
 MAX_TITLE_CHARS = 80
 
+_CUT = re.compile(r"… \[truncated (\d+) chars\]\Z")
+
 
 def cap_text(text: str) -> str:
     """Cut ``text`` to :data:`MAX_TURN_CHARS`, saying how much was cut."""
     if len(text) <= MAX_TURN_CHARS:
         return text
     return f"{text[:MAX_TURN_CHARS]}… [truncated {len(text) - MAX_TURN_CHARS} chars]"
+
+
+def split_cap(text: str) -> tuple[str, int | None]:
+    """The text :func:`cap_text` kept and how many characters it cut (``None``: not cut)."""
+    cut = _CUT.search(text) if text.endswith(" chars]") else None
+    return (text[: cut.start()], int(cut.group(1))) if cut else (text, None)
 
 
 def tool_call(name: Any, arguments: Any) -> dict[str, str]:
