@@ -70,7 +70,7 @@ class SyncReport:
     #: items given a vector (rebuild embeds every topic, journal entry and raw turn)
     embedded: int = 0
     problems: list[Problem] = field(default_factory=list)
-    #: journal entries (re)indexed by this sync that are held out of recall
+    #: journal entries and topics (re)indexed by this sync that are held out of recall
     held: list[HeldEntry] = field(default_factory=list)
 
 
@@ -280,7 +280,7 @@ def _sync_topics(
         changed.append((topic, stamp))
     cost_s = time.thread_time() - started - reading_s
     if changed:
-        index.put_topics(changed)
+        report.held.extend(index.put_topics(changed))
     report.topics_indexed += len(changed)
     gone = unreadable
     if only is None:

@@ -107,7 +107,7 @@ class Status:
     topics_by_state: dict[str, int]
     journal_days: int
     facts: int
-    #: journal entries held out of recall: they read as instructions to the model
+    #: journal entries and topics held out of recall: they read as instructions to the model
     held: tuple[HeldEntry, ...]
     raw_sessions: int
     raw_turns: int
@@ -300,7 +300,8 @@ class Memory:
                 topic_id, summary, detail, actor=actor, reason=reason, meta_changes=stated
             )
             self._reindex_topic(written.topic.id)
-        return written
+        held = self.index.held_topic(written.topic.id)
+        return replace(written, held=held) if held else written
 
     def archive_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
         """Archive a topic: out of recall and the index, kept on disk with its history; one
@@ -1040,7 +1041,7 @@ class Memory:
             topics_by_state=by_state,
             journal_days=len(self.journal_paths()),
             facts=counts["facts"],
-            held=tuple(self.index.held_journal()),
+            held=tuple(self.index.held()),
             raw_sessions=raw["sessions"],
             raw_turns=raw["turns"],
             # every journal day's problems, not only those of days parsed by this sync

@@ -107,9 +107,10 @@ class JournalEntry:
 
 @dataclass(frozen=True, slots=True)
 class HeldEntry:
-    """A journal entry kept out of recall because it reads as an instruction to the model."""
+    """A journal entry or topic kept out of recall because it reads as an instruction to the
+    model."""
 
-    source: str  # memory/<day>.md#L<line>
+    source: str  # memory/<day>.md#L<line>, or a topic id
     day: str
     text: str
     reason: str

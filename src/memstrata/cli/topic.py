@@ -161,6 +161,12 @@ def write(
     written = open_memory(ctx).write_topic(topic_id, summary, detail, reason=reason)
     verb = "created" if written.created else "updated"
     click.echo(f"{verb} {written.topic.id} ({written.entry.before or '∅'} → {written.entry.after})")
+    if written.held:
+        click.echo(
+            f"note: held out of recall and the Index, it reads as an instruction to the model"
+            f" ({written.held}); it stays in the topic's files",
+            err=True,
+        )
 
 
 def _read_input(path: Path) -> str:

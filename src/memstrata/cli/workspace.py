@@ -12,7 +12,7 @@ from memstrata.cli.output import echo_json
 from memstrata.jsonable import to_jsonable
 from memstrata.workspace.layout import init_workspace
 
-#: held journal entries listed by status and rebuild (all of them are in status --json)
+#: held journal entries and topics listed by status and rebuild (all in status --json)
 #: problems status prints before "… and N more" (a broken file can hold thousands)
 PROBLEMS_SHOWN = 50
 HELD_SHOWN = 10
@@ -55,8 +55,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"  {item.path:<26} {item.bytes:>6} bytes{state}")
     click.echo(f"  MEMORY.md {rules.memory_chars} / {rules.memory_cap_chars} chars")
     topics = ", ".join(f"{n} {state}" for state, n in sorted(report.topics_by_state.items()))
-    click.echo(f"wiki      {topics or 'no topics'}")
-    held = f", {len(report.held)} held out of recall" if report.held else ""
+    held_topics = sum(1 for entry in report.held if "#L" not in entry.source)
+    held_lines = len(report.held) - held_topics
+    held = f", {held_topics} held out of recall" if held_topics else ""
+    click.echo(f"wiki      {topics or 'no topics'}{held}")
+    held = f", {held_lines} held out of recall" if held_lines else ""
     click.echo(f"journal   {report.journal_days} days, {report.facts} retain facts{held}")
     click.echo(f"raw       {report.raw_sessions} sessions, {report.raw_turns} turns")
     for warning in rules.warnings:

@@ -5,8 +5,9 @@ database whose schema version is not ours (rebuild, never migrate), and the faca
 The index never reads workspace files itself; it is fed values (topics, parsed journals).
 
 Tables: ``topics`` + ``topics_fts``, ``journal`` (one row per paragraph or bullet; Retain
-bullets carry their fact kind and confidence) + ``journal_fts``, ``journal_held`` (entries that
-read as instructions to the model: kept out of every recall arm), ``entities``/``mentions``,
+bullets carry their fact kind and confidence) + ``journal_fts``, ``journal_held`` and
+``topics_held`` (entries and topics whose text reads as an instruction to the model: kept out of
+every recall arm), ``entities``/``mentions``,
 ``links``, ``lineage`` (a topic's evidence), ``promoted`` (``memory/.promoted``: journal facts
 sent through the gate), and ``stamps`` (file size/mtime per source, used only to notice changed
 files).
@@ -18,6 +19,7 @@ import json
 import re
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +32,8 @@ from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, disk_full, file_identity, immediate, is_disk_full
 
-#: 9: FTS text is NFKC-normalised (see memstrata.fts), so indexes of 8 are rebuilt
-SCHEMA_VERSION = "9"
+#: 9: FTS text is NFKC-normalised (see memstrata.fts); 10: ``topics_held``
+SCHEMA_VERSION = "10"
 #: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
 SEED_MAX_BYTES = 128 * 1024 * 1024
 
@@ -80,6 +82,12 @@ CREATE TABLE journal_held (
     reason TEXT NOT NULL,
     PRIMARY KEY (source, line)
 );
+CREATE TABLE topics_held (
+    id TEXT PRIMARY KEY,
+    day TEXT NOT NULL,
+    text TEXT NOT NULL,
+    reason TEXT NOT NULL
+);
 CREATE VIRTUAL TABLE journal_fts USING fts5(text, tokenize='{TOKENIZE}');
 CREATE TABLE entities (key TEXT PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE mentions (
@@ -117,6 +125,7 @@ CONTENT_TABLES = (
     "topics",
     "journal",
     "journal_held",
+    "topics_held",
     "entities",
     "mentions",
     "links",
@@ -206,17 +215,30 @@ class IndexDB:
         """Insert or replace one topic with its mentions and links."""
         self.put_topics([(topic, stamp)])
 
-    def put_topics(self, batch: Iterable[tuple[Topic, str]]) -> None:
-        """Insert or replace many topics in one transaction."""
+    def put_topics(self, batch: Iterable[tuple[Topic, str]]) -> list[HeldEntry]:
+        """Insert or replace many topics in one transaction; return those held out of recall."""
+        held: list[HeldEntry] = []
         with immediate(self.db):
             for topic, stamp in batch:
-                self._put_topic(topic, stamp)
+                entry = self._put_topic(topic, stamp)
+                if entry is not None:
+                    held.append(entry)
+        return held
 
-    def _put_topic(self, topic: Topic, stamp: str) -> None:
+    def _put_topic(self, topic: Topic, stamp: str) -> HeldEntry | None:
+        """Index one topic, or hold it: like a journal entry, a topic can be written without
+        the gate (``topic write``, an editor, an agent with file access), and one whose title
+        or summary reads as an instruction to the model is kept out of every recall arm."""
         # Hand-written files may hold secrets: the index never stores them.
         summary = redact_secrets(topic.summary).text
         detail = redact_secrets(topic.detail).text
         self._delete_topic(topic.id)
+        reason = held_reason(f"{topic.title}\n{summary}")
+        if reason:
+            held = HeldEntry(topic.id, topic.meta.updated[:10], summary, reason)
+            self.db.execute("INSERT INTO topics_held VALUES (?, ?, ?, ?)", astuple(held))
+            self._set_stamp(f"topic:{topic.id}", stamp)
+            return held
         cursor = self.db.execute(
             "INSERT INTO topics (id, namespace, title, summary, detail, state, created,"
             " updated, owner_agent, access_count, kind, confidence, observed, superseded_by)"
@@ -256,6 +278,7 @@ class IndexDB:
         for ref in topic.meta.lineage:
             self.db.execute("INSERT OR IGNORE INTO lineage VALUES (?, ?)", (ref, topic.id))
         self._set_stamp(f"topic:{topic.id}", stamp)
+        return None
 
     def delete_topic(self, topic_id: str) -> None:
         with immediate(self.db):
@@ -263,6 +286,7 @@ class IndexDB:
             self.db.execute("DELETE FROM stamps WHERE source = ?", (f"topic:{topic_id}",))
 
     def _delete_topic(self, topic_id: str) -> None:
+        self.db.execute("DELETE FROM topics_held WHERE id = ?", (topic_id,))
         row = self.db.execute("SELECT rowid FROM topics WHERE id = ?", (topic_id,)).fetchone()
         if row is None:
             return
@@ -298,7 +322,7 @@ class IndexDB:
             for entry in parsed.entries:
                 fact = facts.get(entry.line)
                 text = redact_secrets(fact.text if fact else entry.text).text
-                reason = screened[text] if text in screened else _held_reason(text)
+                reason = screened[text] if text in screened else held_reason(text)
                 if reason:
                     held.append(HeldEntry(entry.source, entry.day, text, reason))
                     self.db.execute(
@@ -335,12 +359,21 @@ class IndexDB:
             self.db.executemany("INSERT OR IGNORE INTO promoted VALUES (?, ?)", sorted(promoted))
             self._set_stamp("promoted:", stamp)
 
-    def held_journal(self) -> list[HeldEntry]:
-        """Journal entries held out of recall, oldest day first."""
-        return [
+    def held(self) -> list[HeldEntry]:
+        """Journal entries held out of recall, oldest day first, then topics held, by id."""
+        entries = [
             HeldEntry(f"{row['source']}#L{row['line']}", row["day"], row["text"], row["reason"])
             for row in self.db.execute("SELECT * FROM journal_held ORDER BY day, source, line")
         ]
+        return entries + [
+            HeldEntry(row["id"], row["day"], row["text"], row["reason"])
+            for row in self.db.execute("SELECT * FROM topics_held ORDER BY id")
+        ]
+
+    def held_topic(self, topic_id: str) -> str:
+        """Why ``topic_id`` is held out of recall ("" when it is not)."""
+        row = self.db.execute("SELECT reason FROM topics_held WHERE id = ?", (topic_id,)).fetchone()
+        return row["reason"] if row else ""
 
     def delete_journal(self, source: str) -> None:
         with immediate(self.db):
@@ -390,7 +423,10 @@ class IndexDB:
         result["facts"] = self.db.execute(
             "SELECT COUNT(*) FROM journal WHERE fact_kind IS NOT NULL"
         ).fetchone()[0]
-        result["held"] = self.db.execute("SELECT COUNT(*) FROM journal_held").fetchone()[0]
+        result["held"] = sum(
+            self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            for table in ("journal_held", "topics_held")
+        )
         return result
 
     def dump(self) -> dict[str, list[Any]]:
@@ -400,6 +436,7 @@ class IndexDB:
             "topics": "id",
             "journal": "source, line",
             "journal_held": "source, line",
+            "topics_held": "id",
             "entities": "key",
             "mentions": "entity, ref_kind, ref",
             "links": "src, dst",
@@ -415,8 +452,8 @@ class IndexDB:
         return result
 
 
-def _held_reason(text: str) -> str:
-    """Why a journal entry must stay out of recall ("" when it may be recalled)."""
+def held_reason(text: str) -> str:
+    """Why a journal entry or topic must stay out of recall ("" when it may be recalled)."""
     verdict = detect_injection(text)
     return "; ".join(verdict.reasons) if verdict.is_injection else ""
 

@@ -394,9 +394,9 @@ class MemoryTools:
         Returns the workspace root; the rules files with their bytes against the resident
         budget (about 13 KB) and MEMORY.md's characters against its cap (3000); topics by
         state; journal days and retain facts; raw sessions and turns; `warnings`; `held`, the
-        journal entries kept out of recall because they read as instructions to a model (each
-        with its day, source, text and reason); and `problems`, files that could not be read
-        (their knowledge is missing until fixed).
+        journal entries and topics kept out of recall because they read as instructions to a
+        model (each with its day, source, text and reason); and `problems`, files that could
+        not be read (their knowledge is missing until fixed).
         """
         return self._run(lambda: with_agent(status_payload(self.memory.status()), agent))
 

@@ -2,7 +2,8 @@
 
 The file lists every topic (id, title, gist, state, updated), sorted by id, so that it diffs well.
 The rendering injected every turn shows only live topics (active or conflict), most recently
-updated first, and says how many it left out when the budget runs out.
+updated first, and says how many it left out when the budget runs out. A line that reads as an
+instruction to the model (a topic written without the gate) is never shown.
 
 The file is derived from the topic files: one that is missing or cannot be read is rebuilt from
 them (by the next write, or the next read's sync), never patched from nothing.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memstrata.errors import ParseError, WorkspaceReadOnly
+from memstrata.injection import detect_injection
 from memstrata.model import IndexEntry, Topic
 from memstrata.wiki.text import gist_of
 from memstrata.workspace.atomic import write_atomic
@@ -130,8 +132,14 @@ def render_index(entries: Iterable[IndexEntry], budget_bytes: int) -> RenderedIn
     live.sort(key=lambda entry: (entry.updated, entry.id), reverse=True)
     lines: list[str] = []
     used = 0
+    held = 0
     for position, entry in enumerate(live):
         line = _line(entry)
+        if detect_injection(line).is_injection:
+            # written without the gate, it reads as an instruction: never injected (status
+            # names it); checked for the lines shown only, a few dozen
+            held += 1
+            continue
         remaining = len(live) - position - 1
         reserve = len(_omitted_line(remaining).encode()) + 1 if remaining else 0
         cost = len(line.encode()) + 1
@@ -139,7 +147,7 @@ def render_index(entries: Iterable[IndexEntry], budget_bytes: int) -> RenderedIn
             break
         lines.append(line)
         used += cost
-    omitted = len(live) - len(lines)
+    omitted = len(live) - held - len(lines)
     if omitted:
         note = _omitted_line(omitted)
         while lines and used + len(note.encode()) + 1 > budget_bytes:
@@ -149,11 +157,11 @@ def render_index(entries: Iterable[IndexEntry], budget_bytes: int) -> RenderedIn
         if len(note.encode()) + 1 <= budget_bytes:
             lines.append(note)
     text = "\n".join(lines) + ("\n" if lines else "")
-    return RenderedIndex(text, len(live) - omitted, omitted)
+    return RenderedIndex(text, len(live) - held - omitted, omitted)
 
 
 #: bump when the rendering changes, so views cached by an older version are redrawn
-RENDERING = 1
+RENDERING = 2
 
 
 def render_index_file(path: Path, budget_bytes: int, cache: Path | None = None) -> RenderedIndex:

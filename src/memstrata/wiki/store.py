@@ -73,6 +73,9 @@ class TopicWrite:
     topic: Topic
     entry: HistoryEntry
     created: bool
+    #: why the topic is held out of recall and the Index (it reads as an instruction to the
+    #: model), else "": it is written all the same
+    held: str = ""
 
 
 @dataclass(frozen=True, slots=True)
