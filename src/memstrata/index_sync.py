@@ -33,6 +33,7 @@ from memstrata.wiki.index_file import (
     write_index_file,
 )
 from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore
+from memstrata.workspace.litter import sweep_litter
 
 if TYPE_CHECKING:
     from memstrata.workspace.layout import Workspace
@@ -105,6 +106,7 @@ def sync_index(
         if scan_topics:
             cost_s = _sync_topics(index, report, workspace, topics, read_only)
             record_topic_check(workspace, cost_s)
+            sweep_litter(workspace)  # as often as the topic files are checked
         elif unread:
             # Between scans, the topics the last scan could not read are read again (a few
             # stats), so a read reports them every time, and a fixed one is back at once.

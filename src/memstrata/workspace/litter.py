@@ -1,0 +1,48 @@
+"""The temp files a writer killed mid-write leaves beside the files it was replacing.
+
+Every replacement writes ``.<name>.<8 hex>.tmp`` beside its file first
+(:func:`~memstrata.workspace.atomic.write_atomic`); a process killed before the rename leaves
+it behind. The roll-forward of a topic's intent removes those in that topic's folder
+(:meth:`~memstrata.wiki.store.TopicStore.complete_pending`); this sweeps the folders memstrata
+writes beside them: the intents, the proposals, the journal and ``_index.json``.
+
+Writers there hold the workspace lock, and so does the sweep, so a temp file found is no live
+writer's. One younger than :data:`LITTER_MIN_AGE_S` is left all the same: a program other than
+memstrata writing the same way, without our lock, may still be at work.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from memstrata.workspace.layout import Workspace
+
+LITTER_MIN_AGE_S = 60.0
+_TEMP = re.compile(r"^\..+\.[0-9a-f]{8}\.tmp$")
+
+
+def sweep_litter(workspace: Workspace, now_s: float | None = None) -> list[Path]:
+    """Remove the temp files killed writers left in memstrata's folders; return them."""
+    now_s = time.time() if now_s is None else now_s
+    removed: list[Path] = []
+    folders = (
+        workspace.pending_dir,
+        workspace.memory_dir / "proposals",
+        workspace.memory_dir,
+        workspace.topics_dir,
+    )
+    for folder in folders:
+        try:
+            temps = [path for path in folder.iterdir() if _TEMP.match(path.name)]
+        except OSError:
+            continue  # no such folder yet
+        for temp in temps:
+            try:
+                if now_s - temp.stat().st_mtime >= LITTER_MIN_AGE_S and temp.is_file():
+                    temp.unlink()
+                    removed.append(temp)
+            except OSError:
+                continue  # gone already, or not ours to remove
+    return removed
