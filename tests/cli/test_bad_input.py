@@ -165,6 +165,26 @@ def test_a_bad_config_names_the_key(ws: Path):
     assert_one_line_error(result, "memstrata.toml", "budgets.recal_bytes")
 
 
+def test_init_refuses_a_folder_of_another_workspace_an_empty_name_and_a_broken_config(
+    ws: Path, tmp_path: Path
+):
+    inside = ws / "memory" / "topics"
+    assert_one_line_error(run("init", str(inside)), "inside the memory/ folder", str(ws))
+    assert not (inside / "memstrata.toml").exists()
+    assert_one_line_error(run("init", ""), "empty text")
+    (ws / "memstrata.toml").write_text("[budgets\n")
+    assert_one_line_error(run("init", str(ws)), "memstrata.toml", "invalid TOML")
+    nested = ws / "projects"  # beside the workspace's own folders: a workspace of its own
+    assert run("init", str(nested)).returncode == 0
+
+
+def test_an_input_that_is_a_folder_is_named_so(ws: Path, tmp_path: Path):
+    result = run(
+        "--workspace", str(ws), "topic", "write", "people/x", "--summary-file", str(tmp_path)
+    )
+    assert_one_line_error(result, str(tmp_path), "a folder, not a file")
+
+
 def test_a_missing_input_file_is_one_line(ws: Path, tmp_path: Path):
     result = run(
         "--workspace",

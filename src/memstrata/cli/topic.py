@@ -172,6 +172,8 @@ def write(
 def _read_input(path: Path) -> str:
     if str(path) == "-":
         return decode_text(sys.stdin.buffer.read(), "<stdin>")
+    if path.is_dir():
+        raise InputError(f"{path}: a folder, not a file")
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     return decode_text(path.read_bytes(), path)

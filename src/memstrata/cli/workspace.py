@@ -9,6 +9,7 @@ import click
 
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json
+from memstrata.errors import InputError
 from memstrata.jsonable import to_jsonable
 from memstrata.workspace.layout import init_workspace
 
@@ -22,13 +23,15 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("path", type=click.Path(path_type=Path), default=".")
-def init(path: Path) -> None:
+@click.argument("path", default=".")
+def init(path: str) -> None:
     """Create a workspace at PATH (default: here); existing files are kept.
 
     Example: memstrata init ~/agent-memory
     """
-    workspace = init_workspace(path)
+    if not path.strip():
+        raise InputError("init: the folder is empty text; name one, or leave it out for here")
+    workspace = init_workspace(Path(path).expanduser())
     click.echo(f"workspace ready at {workspace.root}")
 
 

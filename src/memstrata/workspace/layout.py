@@ -19,8 +19,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memstrata.config import Config, render_config
-from memstrata.errors import WorkspaceNotFound, WorkspaceReadOnly
+from memstrata.config import Config, load_config, render_config
+from memstrata.errors import WorkspaceError, WorkspaceNotFound, WorkspaceReadOnly
 from memstrata.workspace.atomic import write_atomic
 
 CONFIG_NAME = "memstrata.toml"
@@ -133,8 +133,14 @@ class Workspace:
 
 
 def init_workspace(root: Path, config: Config | None = None) -> Workspace:
-    """Lay out a workspace at ``root``; existing files are kept as they are."""
+    """Lay out a workspace at ``root``; existing files are kept as they are.
+
+    Refused inside the files of another workspace (its ``memory/``, ``raw/``, ``prompt/`` or
+    ``.memstrata/``), where the new folders would become the outer one's stray topics; a
+    workspace whose ``memstrata.toml`` is already there but invalid is named, not made ready.
+    """
     workspace = Workspace(root.resolve())
+    _refuse_nesting(workspace.root)
     try:
         for folder in (workspace.topics_dir, workspace.raw_dir, workspace.state_dir):
             folder.mkdir(parents=True, exist_ok=True)
@@ -146,7 +152,24 @@ def init_workspace(root: Path, config: Config | None = None) -> Workspace:
         path = workspace.root / name
         if not path.exists():
             write_atomic(path, text)
+    load_config(workspace.config_path)  # a config kept as it was must still be one
     return workspace
+
+
+#: the folders of a workspace that hold its files (a workspace is never laid out inside them)
+_OWN_FOLDERS = ("memory", "raw", "prompt", ".memstrata")
+
+
+def _refuse_nesting(root: Path) -> None:
+    for outer in root.parents:
+        if (outer / CONFIG_NAME).is_file():
+            inner = root.relative_to(outer).parts[0]
+            if inner in _OWN_FOLDERS:
+                raise WorkspaceError(
+                    f"{root}: inside the {inner}/ folder of the workspace at {outer}; lay out a "
+                    "new workspace outside it"
+                )
+            return
 
 
 def find_workspace(explicit: Path | None = None, start: Path | None = None) -> Workspace:
