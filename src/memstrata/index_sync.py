@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from memstrata.workspace.layout import Workspace
     from memstrata.workspace.lock import WorkspaceLock
 
+#: between full checks, a read checks this many of the newest daily logs (and any new one)
+JOURNAL_DAYS_EVERY_READ = 2
 #: a topic check (a stat of each topic's files) that cost at most this runs on every read
 TOPIC_SCAN_EVERY_READ_S = 0.005
 #: a costlier one runs once the last is this many times its cost old: a busy reader spends
@@ -118,7 +120,7 @@ def sync_index(
             report.problems.extend(oversized_topics(index, topics))
             index.set_meta(_FILLED, "1")
         repair_index_json(workspace, topics)
-        _sync_journals(index, report, workspace, parse_journal_file)
+        _sync_journals(index, report, workspace, parse_journal_file, every=scan_topics)
         sync_promoted(index, workspace)
         if report.topics_removed or report.journals_removed:
             index.prune_entities()
@@ -307,12 +309,17 @@ def _sync_journals(
     report: SyncReport,
     workspace: Workspace,
     parse_journal_file: Callable[[Path], ParsedJournal],
+    every: bool = True,
 ) -> None:
+    """Re-read the daily logs whose files changed; ``every=False`` (between topic scans) checks
+    only the newest :data:`JOURNAL_DAYS_EVERY_READ` and days the index does not know yet: a
+    log is written at its end, and a hand edit of an older day waits for the next full check
+    as a topic's does. A day removed is noticed either way (the names are always listed)."""
     known = index.stamps("journal:")
     seen: set[str] = set()
     folder = workspace.memory_dir
     prefix = workspace.relative(folder)
-    days, misnamed = _journal_stamps(folder)
+    days, misnamed = _journal_stamps(folder, None if every else _newest_or_new(known, prefix))
     for name in misnamed:
         report.problems.append(
             Problem(
@@ -330,6 +337,8 @@ def _sync_journals(
         source = f"{prefix}/{name}"
         key = f"journal:{source}"
         seen.add(key)
+        if stamp is None:
+            continue  # not checked this time: as indexed
         indexed = known.get(key) == stamp
         if indexed and checked.get(source, {}).get("stamp") == stamp:
             continue
@@ -378,9 +387,23 @@ def rewrite_index_json(index_json: Path, topics: TopicStore, cache: Path | None 
     write_index_file(index_json, [entry_for(topic) for topic in topics.list()], cache)
 
 
-def _journal_stamps(folder: Path) -> tuple[list[tuple[str, str]], list[str]]:
+def _newest_or_new(known: dict[str, str], prefix: str) -> Callable[[list[str]], set[str]]:
+    """Of the journal names given, those to check between full checks: the newest few (a log
+    goes to today's file) and any the index has no stamp for."""
+
+    def wanted(names: list[str]) -> set[str]:
+        newest = sorted(names)[-JOURNAL_DAYS_EVERY_READ:]
+        return {*newest, *(name for name in names if f"journal:{prefix}/{name}" not in known)}
+
+    return wanted
+
+
+def _journal_stamps(
+    folder: Path, wanted: Callable[[list[str]], set[str]] | None = None
+) -> tuple[list[tuple[str, str | None]], list[str]]:
     """``(file name, stamp)`` of each daily log in ``folder``, by name, and the names of files
-    named like one that are no date (``2025-02-30.md``).
+    named like one that are no date (``2025-02-30.md``). With ``wanted``, only the names it
+    picks are stamped; the others are listed with ``None``.
 
     Every read runs this (a year of logs is 365 files): one ``scandir`` and one ``stat`` per
     file, no ``Path`` objects, which cost ~30 ms per read under pathlib. Same stamp as
@@ -390,7 +413,7 @@ def _journal_stamps(folder: Path) -> tuple[list[tuple[str, str]], list[str]]:
         entries = list(os.scandir(folder))
     except (FileNotFoundError, NotADirectoryError):
         return [], []
-    found = []
+    logs = []
     misnamed = []
     for entry in entries:
         if not entry.name.endswith(".md"):
@@ -398,6 +421,13 @@ def _journal_stamps(folder: Path) -> tuple[list[tuple[str, str]], list[str]]:
         if not day_of(entry.name):
             if _DAY_LIKE.match(entry.name):
                 misnamed.append(entry.name)
+            continue
+        logs.append(entry)
+    picked = None if wanted is None else wanted([entry.name for entry in logs])
+    found: list[tuple[str, str | None]] = []
+    for entry in logs:
+        if picked is not None and entry.name not in picked:
+            found.append((entry.name, None))
             continue
         try:
             info = entry.stat()

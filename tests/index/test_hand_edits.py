@@ -137,6 +137,32 @@ def test_a_large_workspace_checks_topic_files_once_the_last_check_is_old_enough(
     assert memory.search("balloons", include_raw=False)[0].source == "people/ann"
 
 
+def test_between_checks_a_read_sees_the_newest_days_and_new_ones_older_days_at_the_check(
+    memory: Memory,
+):
+    folder = memory.workspace.memory_dir
+    for day in ("2025-11-20", "2025-11-26", "2025-11-27"):
+        (folder / f"{day}.md").write_text(f"# {day}\n\n- a note\n")
+    memory.search("note")  # indexed
+    record_topic_check(memory.workspace, 0.1)  # a large workspace that was just checked
+
+    (folder / "2025-11-27.md").write_text("# 2025-11-27\n\n- shipped the zeppelin\n")
+    (folder / "2025-11-20.md").write_text("# 2025-11-20\n\n- fixed the airship\n")
+    (folder / "2025-11-21.md").write_text("# 2025-11-21\n\n- a new day about balloons\n")
+
+    assert [hit.source for hit in memory.search("zeppelin", include_raw=False)] == [
+        "memory/2025-11-27.md#L3"
+    ]
+    assert [hit.source for hit in memory.search("balloons", include_raw=False)] == [
+        "memory/2025-11-21.md#L3"
+    ]
+    assert memory.search("airship", include_raw=False) == []  # an old day: at the next check
+    record_topic_check(memory.workspace, 0.1, at_s=time.time() - 60)
+    assert [hit.source for hit in memory.search("airship", include_raw=False)] == [
+        "memory/2025-11-20.md#L3"
+    ]
+
+
 def test_however_slow_the_check_reads_run_it_at_least_every_30_seconds(memory: Memory):
     memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
     slow_s = 5.0  # 50 times that would be 250 s
