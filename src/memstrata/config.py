@@ -132,7 +132,7 @@ def config_from_dict(data: dict[str, Any], origin: str = "memstrata.toml") -> Co
 #: keys where 0 means nothing at all: a recall of no items is no recall
 _AT_LEAST_ONE = frozenset({"recall.default_k"})
 #: the largest value of keys that have one: cosines and shares are at most 1, and recall
-#: returns at most as many items as ``Memory.recall`` takes (its ``MAX_RESULTS``)
+#: returns at most as many items as ``Memory.recall`` takes (``recall.inputs.MAX_RESULTS``)
 _AT_MOST: dict[str, float] = {
     "recall.min_similarity": 1.0,
     "dedup.gate_cosine": 1.0,

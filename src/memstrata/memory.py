@@ -8,13 +8,12 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,8 +69,14 @@ from memstrata.recall.access import Access, AccessLog
 from memstrata.recall.filters import RecallFilters
 from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.hybrid import SemanticArm, recall_items
+from memstrata.recall.inputs import (
+    MAX_QUERY_CHARS,
+    checked_bound,
+    checked_count,
+    checked_entity,
+    checked_query,
+)
 from memstrata.recall.lexical import search_journal, search_topics
-from memstrata.recall.temporal import bound
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
 from memstrata.sqlite import file_identity
@@ -620,7 +625,7 @@ class Memory:
         that only lies nearest ("ok", a tool's output) never pushes a real match down. A query
         without a word (empty, punctuation, emoji) finds nothing rather than whatever happens
         to lie nearest its empty vector."""
-        query, limit = _query(query), _count(limit, "limit")
+        query, limit = checked_query(query), checked_count(limit, "limit")
         if not content_terms(query):
             return []
         self.refresh()
@@ -637,7 +642,7 @@ class Memory:
     def search_notes(self, query: str) -> tuple[str, ...]:
         """What a search of ``query`` (just run) should say beside its hits: that the query had
         nothing to match, or that the embedder failed and turns were ranked by words alone."""
-        notes, query = [], _query(query)
+        notes, query = [], checked_query(query)
         if not content_terms(query):
             what = "only common words" if query_terms(query) else "no words"
             notes.append(f"nothing to search: the query has {what}")
@@ -652,7 +657,7 @@ class Memory:
         windows the query names and whether it narrates its speaker's past; the hit's
         ``extra["arms"]`` says which arms found it.
         """
-        ranked, _ = self.rank_raw(query, _count(limit, "limit"), sessions=False)
+        ranked, _ = self.rank_raw(query, checked_count(limit, "limit"), sessions=False)
         hits = (self.raw.hit(turn.source, turn.score, turn.arms) for turn in ranked)
         return [hit for hit in hits if hit is not None]
 
@@ -664,7 +669,7 @@ class Memory:
         was found by its own BM25 or its vectors alone). The ranking is
         :func:`memstrata.recall.turns.rank_sessions`, as the LongMemEval session-level benchmark
         measures it."""
-        limit = _count(limit, "limit")
+        limit = checked_count(limit, "limit")
         if not self.workspace.raw_db.exists():
             return []
         turns, sessions = self.rank_raw(query, SESSION_TURN_POOL)
@@ -691,7 +696,7 @@ class Memory:
         :func:`memstrata.recall.raw_search.rank_raw`."""
         from memstrata.recall.raw_search import rank_raw
 
-        query = _query(query)
+        query = checked_query(query)
         if not content_terms(query):
             return [], []
         self._sync_raw_sessions()
@@ -834,8 +839,8 @@ class Memory:
         ``last week``; ``kind`` one of world, experience, opinion, observation (or ``note``
         for untyped journal lines). Each returned item's access is recorded.
         """
-        query = _query(query)
-        k = None if k is None else _count(k, "k")
+        query = checked_query(query)
+        k = None if k is None else checked_count(k, "k")
         if kind is not None and kind not in (*FACT_KINDS, "note"):
             raise InputError(
                 f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)} or note"
@@ -843,10 +848,10 @@ class Memory:
         now = self.clock()
         filters = RecallFilters(
             k=k or self.config.recall.default_k,
-            since=_bound(since, now, "since", start=True),
-            until=_bound(until, now, "until", start=False),
+            since=checked_bound(since, now, "since", start=True),
+            until=checked_bound(until, now, "until", start=False),
             kind=kind,
-            entity=_entity(entity),
+            entity=checked_entity(entity),
             include_archived=include_archived,
             include_superseded=include_superseded,
         )
@@ -1058,72 +1063,7 @@ class Memory:
         )
 
 
-MAX_QUERY_CHARS = 2_000
-#: the most items one recall or search returns
-MAX_RESULTS = 1_000
 #: seconds a failed embedder rests before a read tries it again
 EMBEDDER_RETRY_S = 60.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
-
-
-def _query(query: object) -> str:
-    """A query as text a database and a model can take: a lone surrogate (from a JSON
-    ``\\ud800`` escape or undecodable command-line bytes) becomes U+FFFD."""
-    if not isinstance(query, str):
-        raise InputError(f"a query is text, not {type(query).__name__}")
-    return _LONE_SURROGATE.sub("\ufffd", query) if _has_surrogate(query) else query
-
-
-#: a UTF-16 surrogate on its own (no UTF-8 text holds one)
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def _count(value: object, name: str) -> int:
-    """A ``k`` or ``limit``: a whole number from 1 to :data:`MAX_RESULTS`."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_RESULTS:
-        raise InputError(f"{name} must be a whole number from 1 to {MAX_RESULTS}, not {value!r}")
-    return value
-
-
-def _bound(value: str | datetime | date | None, now: datetime, name: str, start: bool) -> str:
-    """``--since``/``--until`` as an ISO time: the start (or end) of the window it names.
-
-    A ``datetime`` is that instant (naive: UTC, as stored times are); a ``date`` is that day.
-    """
-    if value is None:
-        return ""
-    if isinstance(value, datetime):
-        return to_iso(value if value.tzinfo else value.replace(tzinfo=UTC))
-    if isinstance(value, date):
-        value = value.isoformat()
-    if not isinstance(value, str):
-        raise InputError(f"{name} is a time (text such as 30d, or a datetime), not {value!r}")
-    if not value.strip():
-        raise InputError(f"{name} is empty: give a time such as 30d, or leave it out")
-    found = bound(_query(value), now, start)
-    if found is None:
-        raise InputError(
-            f"{name} {value!r}: not a time I understand (or past the calendar's end); use 30d, "
-            "2w, 2025-11, 2025-11-27, 2025-11-27T10:00:00Z, 'last week' or 'in November 2025'"
-        )
-    return found
-
-
-def _entity(value: object) -> str | None:
-    """An entity filter: a name, with or without its ``@``."""
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise InputError(f"entity is a name (text), not {value!r}")
-    if not _query(value).lstrip("@").strip():
-        raise InputError("entity is empty: give a name such as Ann or @ann, or leave it out")
-    return _query(value)
