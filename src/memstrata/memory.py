@@ -28,7 +28,7 @@ from memstrata.context.compile import (
 )
 from memstrata.errors import DiskFull, EmbedderFailed, InputError, WorkspaceReadOnly
 from memstrata.fts import content_terms, query_terms
-from memstrata.index.db import IndexDB
+from memstrata.index.db import IndexDB, topic_held_reason
 from memstrata.index_sync import (
     SyncReport,
     recreate_index,
@@ -341,6 +341,12 @@ class Memory:
 
     def get_topic(self, topic_id: str) -> Topic:
         return self.topics.get(topic_id)
+
+    def topic_held(self, topic: Topic) -> str:
+        """Why ``topic`` is held out of recall and the Index ("" when it is not): its title or
+        summary reads as an instruction to the model. Read from the text given, so a topic just
+        edited by hand is judged as it now reads, as the index will judge it."""
+        return topic_held_reason(topic)
 
     def list_topics(self) -> list[Topic]:
         return self.topics.list()

@@ -5,6 +5,7 @@ and the Index channel goes out every turn: a topic that speaks to the model is h
 recall, search and the Index, as a journal entry is, and ``status`` names it.
 """
 
+import json
 from pathlib import Path
 
 from memstrata import Memory
@@ -60,3 +61,27 @@ def test_topic_write_says_the_topic_is_held(workspace: Path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("created a/inj")
     assert "note: held out of recall and the Index" in result.stderr
+
+
+def test_topic_show_says_a_topic_is_held_and_why(workspace: Path):
+    with Memory(workspace) as memory:
+        memory.write_topic("notes/kim", f"# Kim\nKim works at Initech. {INSTRUCTION}.")
+        memory.write_topic("people/ann", "# Ann\nAnn works at Initech too.")
+
+    shown = run("--workspace", str(workspace), "topic", "show", "notes/kim")
+    as_json = run("--workspace", str(workspace), "topic", "show", "notes/kim", "--json")
+    plain = run("--workspace", str(workspace), "topic", "show", "people/ann", "--json")
+
+    assert shown.returncode == 0, shown.stderr
+    assert "held out of recall and the Index: reads as an instruction" in shown.stdout
+    assert INSTRUCTION in shown.stdout  # the text is still there to read and mend
+    assert "previous instructions" in json.loads(as_json.stdout)["held"]
+    assert "held" not in json.loads(plain.stdout)
+
+
+def test_a_topic_mended_by_hand_is_shown_as_not_held_at_once(memory: Memory):
+    memory.write_topic("notes/kim", f"# Kim\nKim works at Initech. {INSTRUCTION}.")
+    summary = memory.workspace.topic_dir("notes/kim") / "summary.md"
+    summary.write_text("# Kim\nKim works at Initech.\n")
+
+    assert memory.topic_held(memory.get_topic("notes/kim")) == ""

@@ -58,21 +58,24 @@ def show(ctx: click.Context, topic_id: str, as_json: bool) -> None:
 
     The count and last time come from .memstrata/access.db, where recall records them; with
     --json they are "access": {"count", "last"}, and meta.json's access_count (not kept up)
-    is left out.
+    is left out. A topic whose title or summary reads as an instruction to the model says it
+    is held out of recall and the Index, and why ("held" with --json).
 
     Example: memstrata topic show people/ann
     """
     memory = open_memory(ctx)
     item = memory.get_topic(topic_id)
-    use = memory.access_of(item.id)
+    use, held = memory.access_of(item.id), memory.topic_held(item)
     if as_json:
         shown = to_jsonable(item)
         del shown["meta"]["access_count"]
-        echo_json({**shown, "access": use})
+        echo_json({**shown, "access": use, **({"held": held} if held else {})})
         return
     times = "once" if use.count == 1 else f"{use.count} times"
     recalled = f"recalled {times}, last {use.last}" if use.count else "never recalled"
     click.echo(f"# {item.id} [{item.meta.state}] updated {item.meta.updated}, {recalled}")
+    if held:
+        click.echo(f"held out of recall and the Index: reads as an instruction ({held})")
     click.echo(item.summary.rstrip())
     if item.detail.strip():
         click.echo("\n--- detail ---")

@@ -74,8 +74,11 @@ def context_payload(compiled: Context, agent: str | None) -> dict[str, Any]:
     return with_agent(compiled.as_json(), agent)
 
 
-def topic_payload(topic: Topic, access: Access, detail: bool, agent: str | None) -> dict[str, Any]:
-    """The topic, its use as ``access.db`` counts it (``meta.json``'s count is not kept up)."""
+def topic_payload(
+    topic: Topic, access: Access, detail: bool, agent: str | None, held: str = ""
+) -> dict[str, Any]:
+    """The topic, its use as ``access.db`` counts it (``meta.json``'s count is not kept up),
+    and ``held``, why it is kept out of recall, when its text reads as an instruction."""
     meta = to_jsonable(topic.meta)
     del meta["access_count"]
     payload: dict[str, Any] = {
@@ -87,6 +90,8 @@ def topic_payload(topic: Topic, access: Access, detail: bool, agent: str | None)
         "access": to_jsonable(access),
         "has_detail": bool(topic.detail.strip()),
     }
+    if held:
+        payload["held"] = f"held out of recall and the Index: reads as an instruction ({held})"
     if detail:
         payload["detail"] = topic.detail
     return with_agent(payload, agent)
