@@ -346,7 +346,7 @@ class Memory:
         """Why ``topic`` is held out of recall and the Index ("" when it is not): its title or
         summary reads as an instruction to the model. Read from the text given, so a topic just
         edited by hand is judged as it now reads, as the index will judge it."""
-        return topic_held_reason(topic)
+        return topic_held_reason(topic.title, redact_secrets(topic.summary).text)
 
     def list_topics(self) -> list[Topic]:
         return self.topics.list()

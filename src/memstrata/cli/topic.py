@@ -69,7 +69,10 @@ def show(ctx: click.Context, topic_id: str, as_json: bool) -> None:
     if as_json:
         shown = to_jsonable(item)
         del shown["meta"]["access_count"]
-        echo_json({**shown, "access": use, **({"held": held} if held else {})})
+        shown["access"] = to_jsonable(use)
+        if held:
+            shown["held"] = held
+        echo_json(shown)
         return
     times = "once" if use.count == 1 else f"{use.count} times"
     recalled = f"recalled {times}, last {use.last}" if use.count else "never recalled"

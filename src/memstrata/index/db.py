@@ -233,7 +233,7 @@ class IndexDB:
         summary = redact_secrets(topic.summary).text
         detail = redact_secrets(topic.detail).text
         self._delete_topic(topic.id)
-        reason = topic_held_reason(topic)
+        reason = topic_held_reason(topic.title, summary)
         if reason:
             held = HeldEntry(topic.id, topic.meta.updated[:10], summary, reason)
             self.db.execute("INSERT INTO topics_held VALUES (?, ?, ?, ?)", astuple(held))
@@ -452,10 +452,11 @@ class IndexDB:
         return result
 
 
-def topic_held_reason(topic: Topic) -> str:
-    """Why a topic must stay out of recall and the Index: its title or summary, what would be
-    injected, reads as an instruction to the model ("" when it may be recalled)."""
-    return held_reason(f"{topic.title}\n{redact_secrets(topic.summary).text}")
+def topic_held_reason(title: str, summary: str) -> str:
+    """Why a topic must stay out of recall and the Index: its title or summary (with secrets
+    redacted, as the index keeps it), what would be injected, reads as an instruction to the
+    model ("" when it may be recalled)."""
+    return held_reason(f"{title}\n{summary}")
 
 
 def held_reason(text: str) -> str:

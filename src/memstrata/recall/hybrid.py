@@ -5,8 +5,7 @@ Arms, each a ranked list of item sources:
 - **lexical**: FTS5 BM25 (porter-stemmed English, CJK as character phrases);
 - **semantic**: cosine of the query embedding with stored item vectors (when an embedder is on);
 - **entity**: items mentioning an ``@name`` of the query or a known entity named in it;
-- **temporal**: items inside a time expression of the query ("last week", "in November 2025").
-
+- **temporal**: items inside a time expression of the query ("last week", "in November 2025");
 - **neighbour**: journal entries next to an entry that matches (:mod:`memstrata.recall.neighbours`).
 
 Fusion is by score, as in the raw-turn ranking: BM25 (negated) and cosine each as a share of

@@ -79,6 +79,7 @@ def checked_entity(value: object) -> str | None:
         return None
     if not isinstance(value, str):
         raise InputError(f"entity is a name (text), not {value!r}")
-    if not checked_query(value).lstrip("@").strip():
+    name = checked_query(value)
+    if not name.lstrip("@").strip():
         raise InputError("entity is empty: give a name such as Ann or @ann, or leave it out")
-    return checked_query(value)
+    return name
