@@ -54,6 +54,29 @@ def test_stop_words_are_dropped_unless_nothing_else_is_left():
     assert query_terms("the of") == ["the", "of"]
 
 
+@pytest.mark.parametrize(
+    ("query", "terms"),
+    [
+        ("What is Ann's coffee?", ["ann", "coffee"]),  # the tokenizer indexes "Ann's" as ann + s
+        ("Ann’s coffee", ["ann", "coffee"]),  # a typographic apostrophe too
+        ("I'm sure we've seen they'll go", ["sure", "seen", "go"]),
+        ("I don't know, it won't work", ["know", "work"]),  # negated auxiliaries are stop words
+        ("a pint at O'Brien's", ["pint", "o'brien"]),  # a name with an apostrophe stays one phrase
+    ],
+)
+def test_possessives_and_contractions_are_queried_as_the_tokenizer_indexes_them(
+    query: str, terms: list[str]
+):
+    assert query_terms(query) == terms
+
+
+def test_a_possessive_query_finds_the_plain_name(memory: Memory):
+    memory.log("Ann prefers a cortado in the morning")
+    memory.log("Deployed the billing canary")
+    hits = memory.search("Ann's coffee", include_raw=False)
+    assert [hit.text.endswith("Ann prefers a cortado in the morning") for hit in hits] == [True]
+
+
 def test_chinese_runs_become_bigram_phrases():
     assert match_expression("手冲咖啡") == '"手 冲" OR "冲 咖" OR "咖 啡"'
     assert segment("喜欢tea") == " 喜  欢 tea"

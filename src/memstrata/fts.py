@@ -15,6 +15,11 @@ combining mark), so the spacing-out below sees the CJK characters it saw before,
 radicals and half-width katakana besides. Changing this changes what is indexed: the derived
 index's schema version and the raw store's ``turns_fts`` (indexed anew by a schema step) follow.
 
+A word with an apostrophe is queried as the tokenizer indexes it, which splits ``Ann's`` into
+``ann`` and ``s``: a possessive or a contraction (``Ann's``, ``we've``, ``they'll``) is its
+first part, so "Ann's coffee" finds "Ann prefers cortado", and a negated auxiliary
+(``don't``, ``won't``) is a stop word. Other such words (``O'Brien``) stay one phrase.
+
 User queries never reach FTS5 as syntax: :func:`match_expression` keeps only word tokens and
 quotes each one, so quotes, ``*``, ``AND``, ``NEAR(`` and parentheses cannot raise.
 """
@@ -42,8 +47,13 @@ STOP_WORDS = frozenset(
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself yourselves
     s t don did didn ever also
+    don't doesn't didn't isn't aren't wasn't weren't haven't hasn't hadn't won't wouldn't
+    can't cannot couldn't shouldn't mustn't needn't shan't ain't
     """.split()
 )
+
+#: what follows the apostrophe of a possessive or a contraction: the word before it is the term
+_CLITICS = frozenset({"s", "m", "re", "ve", "ll", "d"})
 
 
 def normalise(text: str) -> str:
@@ -70,12 +80,18 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
             else:
                 words.extend(token[i : i + 2] for i in range(len(token) - 1))
         else:
-            words.append(token.replace("’", "'").casefold())
+            words.append(_word_term(token.replace("’", "'").casefold()))
     if drop_stop_words:
         content = [word for word in words if word not in STOP_WORDS]
         if content:
             words = content
     return list(dict.fromkeys(words))
+
+
+def _word_term(word: str) -> str:
+    """``ann's`` → ``ann``, ``we've`` → ``we``; other words as they are (module docstring)."""
+    base, apostrophe, rest = word.partition("'")
+    return base if apostrophe and rest in _CLITICS else word
 
 
 def content_terms(query: str) -> list[str]:
