@@ -326,6 +326,13 @@ _TEMPLATES = [
 ]
 
 
+def test_a_mention_names_the_same_entity_as_the_journal_reads_it():
+    names = {features_of(text).names for text in ("@Ann likes jazz", "Thanks @Ann.", "@Ann's jazz")}
+    assert names == {frozenset({"ann"})}
+    assert "o'brien" in features_of("@O'Brien runs the pub").names
+    assert "example.com" not in features_of("mail ann@example.com about it").names
+
+
 def _details(text):
     found = features_of(text)
     return found.numbers, found.dates, found.names, found.relatives, found.negated

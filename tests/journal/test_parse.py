@@ -108,6 +108,19 @@ def test_entities_are_mentions_in_order_of_first_appearance():
 
 
 @pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Met @O'Brien and @D’Angelo.", ("O'Brien", "D'Angelo")),  # an apostrophe inside a name
+        ("@Ann's coffee, @James' car", ("Ann", "James")),  # a possessive is not part of it
+        ("Ask @li-na. Or @Ann-Marie!", ("li-na", "Ann-Marie")),
+        ("Thanks @Ann.", ("Ann",)),
+    ],
+)
+def test_a_mention_is_the_name_without_possessive_or_closing_punctuation(text: str, names):
+    assert find_entities(text) == names
+
+
+@pytest.mark.parametrize(
     ("filename", "day"),
     [
         ("2025-11-27.md", "2025-11-27"),

@@ -41,6 +41,28 @@ def test_the_phrases_a_query_could_name_an_entity_with():
     assert {"bo", "li na", "billing service", "li na ship"} <= phrases
     assert {"李娜", "娜说好", "李娜说好"} <= phrases and "李" not in phrases
     assert "did li na ship" not in phrases  # four words: longer than a name is taken to be
+    # a hyphen or an apostrophe as written, and the words joined either way
+    assert {"li-na", "o'brien", "li na"} <= query_phrases("ask li-na at O’Brien's")
+    assert "li-na" in query_phrases("ask Li Na")
+
+
+@pytest.mark.parametrize("query", ["what does li-na drink?", "what does Li Na drink?"])
+def test_a_hyphenated_name_is_known_however_the_query_joins_its_words(memory: Memory, query: str):
+    memory.log("@li-na drinks pour-over")
+    memory.log("Deployed the billing canary")
+
+    [item, *_] = memory.recall(query).items
+
+    assert item.entities == ("li-na",) and "entity" in item.arms
+
+
+def test_a_name_with_an_apostrophe_is_one_entity(memory: Memory):
+    memory.log("@O'Brien runs the pub by the river")
+    memory.log("@Ann drinks flat white")
+
+    [item, *_] = memory.recall("where is O'Brien's pub?").items
+
+    assert item.entities == ("O'Brien",) and "entity" in item.arms
 
 
 def test_recall_never_returns_raw_turns(demo: Memory):

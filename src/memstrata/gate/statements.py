@@ -35,13 +35,13 @@ from functools import lru_cache
 
 from memstrata.fts import STOP_WORDS
 from memstrata.gate import lexicon
+from memstrata.journal.parse import MENTION, mention_name
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(
     rf"(?P<num>\d+(?:[.,:]\d+)*%?)|(?P<cjk>[{_CJK}]+)|(?P<word>[^\W_]+(?:'[^\W_]+)*)"
 )
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b")
-_MENTION = re.compile(r"@([^\W\d_][\w.\-]*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +85,9 @@ def features_of(text: str) -> Features:
         state.where = match.span()
         state.add_date(match.group(0))
     written.sub(_ISO_DATE, " ")
-    for match in _MENTION.finditer(written.text):
+    for match in MENTION.finditer(written.text):
         state.where = written.origin(*match.span())
-        state.add_name(match.group(1).casefold())
+        state.add_name(mention_name(match.group(1)).casefold())
     cjk = bool(re.search(f"[{_CJK}]", read))
     state.where = None
     _normalise_english(written)

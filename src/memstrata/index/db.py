@@ -32,8 +32,9 @@ from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
 from memstrata.sqlite import connect, disk_full, file_identity, immediate, is_disk_full
 
-#: 9: FTS text is NFKC-normalised (see memstrata.fts); 10: ``topics_held``
-SCHEMA_VERSION = "10"
+#: 9: FTS text is NFKC-normalised (see memstrata.fts); 10: ``topics_held``; 11: a mention
+#: keeps an apostrophe inside its name (``@O'Brien`` was ``o``; see journal.parse.MENTION)
+SCHEMA_VERSION = "11"
 #: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
 SEED_MAX_BYTES = 128 * 1024 * 1024
 

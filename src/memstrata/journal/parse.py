@@ -34,7 +34,10 @@ LETTER_OF_KIND: dict[str, str] = {kind: letter for letter, kind in KIND_LETTERS.
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 _FACT = re.compile(r"^(?P<letter>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?:\s+|:\s*|$)(?P<text>.*)$")
-_ENTITY = re.compile(r"(?<![\w@])@([^\W\d_][\w.\-]*)", re.UNICODE)
+#: ``@name``: a letter, then letters, digits, ``.``, ``-`` and apostrophes (``@O'Brien``); not
+#: inside a word, so ``ann@example.com`` mentions nobody
+MENTION = re.compile(r"(?<![\w@])@([^\W\d_][\w.\-'’]*)", re.UNICODE)
+_POSSESSIVE = re.compile(r"'s$", re.IGNORECASE)
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
 
@@ -61,11 +64,18 @@ def day_of(filename: str) -> str | None:
 
 
 def find_entities(text: str) -> tuple[str, ...]:
-    """``@mentions`` in order of first appearance, without the ``@`` and trailing punctuation."""
+    """``@mentions`` in order of first appearance, each as :func:`mention_name` reads it."""
     seen: dict[str, None] = {}
-    for match in _ENTITY.finditer(text):
-        seen.setdefault(match.group(1).rstrip(".-"), None)
+    for match in MENTION.finditer(text):
+        seen.setdefault(mention_name(match.group(1)), None)
     return tuple(seen)
+
+
+def mention_name(written: str) -> str:
+    """The entity a :data:`MENTION` names: ``O’Brien's.`` → ``O'Brien``, ``Ann.`` → ``Ann``
+    (one apostrophe, no possessive, no punctuation that ends the sentence)."""
+    name = written.replace("’", "'")
+    return _POSSESSIVE.sub("", name.rstrip(".-'")).rstrip(".-'")
 
 
 def parse_journal(text: str, source: str, day: str) -> ParsedJournal:

@@ -1,12 +1,12 @@
 """The entity arm's reading of a query: every phrase that could be a known entity's name.
 
 A query names an entity with ``@name`` (``@Ann``, ``@li-na``) or by writing a known entity's name:
-one to three words ("Ann", "Li Na", "billing service"), case-insensitive. Chinese is written
-without spaces, so a name sits inside a longer run of characters ("李娜喜欢什么咖啡"): every two
-to four characters of such a run are candidates too (Chinese personal names are two to four
-characters long). Recall looks the candidates up among the entity keys the index holds
-(:func:`memstrata.recall.hybrid.entity_keys`), so a candidate that names nobody costs one missed
-lookup.
+one to three words ("Ann", "Li Na", "li-na", "O'Brien", "billing service"), case-insensitive.
+Chinese is written without spaces, so a name sits inside a longer run of characters
+("李娜喜欢什么咖啡"): every two to four characters of such a run are candidates too (Chinese
+personal names are two to four characters long). Recall looks the candidates up among the
+entity keys the index holds (:func:`memstrata.recall.hybrid.entity_keys`), so a candidate that
+names nobody costs one missed lookup.
 """
 
 from __future__ import annotations
@@ -23,14 +23,19 @@ CJK_NAME_CHARS = (2, 4)
 
 
 def query_phrases(query: str) -> set[str]:
-    """The casefolded phrases of ``query`` that could be entity keys (module docstring)."""
-    text = query.casefold()
-    words = _WORD.findall(text)
-    phrases = {
-        " ".join(words[i : i + n])
-        for n in range(1, MAX_WORDS + 1)
-        for i in range(len(words) - n + 1)
-    }
+    """The casefolded phrases of ``query`` that could be entity keys (module docstring).
+
+    A phrase of several words is tried as written and with its words joined by a space and by
+    a hyphen: "li-na", "Li Na" and "li na" all name an entity ``@li-na`` and one called "Li Na".
+    """
+    text = query.casefold().replace("’", "'")
+    words = list(_WORD.finditer(text))
+    phrases: set[str] = set()
+    for n in range(1, MAX_WORDS + 1):
+        for i in range(len(words) - n + 1):
+            run = words[i : i + n]
+            parts = [word.group() for word in run]
+            phrases.update((" ".join(parts), "-".join(parts), text[run[0].start() : run[-1].end()]))
     shortest, longest = CJK_NAME_CHARS
     for run in _CJK_RUN.findall(text):
         for size in range(shortest, min(longest, len(run)) + 1):
