@@ -73,7 +73,8 @@ def find_entities(text: str) -> tuple[str, ...]:
 
 def mention_name(written: str) -> str:
     """The entity a :data:`MENTION` names: ``O’Brien's.`` → ``O'Brien``, ``Ann.`` → ``Ann``
-    (one apostrophe, no possessive, no punctuation that ends the sentence)."""
+    (a typographic apostrophe as a plain one, no possessive, no punctuation that ends the
+    sentence)."""
     name = written.replace("’", "'")
     return _POSSESSIVE.sub("", name.rstrip(".-'")).rstrip(".-'")
 
