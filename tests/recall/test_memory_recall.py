@@ -56,6 +56,16 @@ def test_a_hyphenated_name_is_known_however_the_query_joins_its_words(memory: Me
     assert item.entities == ("li-na",) and "entity" in item.arms
 
 
+@pytest.mark.parametrize("name", ["li-na", "Li Na", "@li na"])
+def test_the_entity_filter_reads_a_name_as_the_entity_arm_does(memory: Memory, name: str):
+    memory.log("@li-na drinks pour-over")
+    memory.log("@Ann drinks flat white")
+
+    found = [item.content for item in memory.recall("drinks", entity=name).items]
+
+    assert [content.endswith("@li-na drinks pour-over") for content in found] == [True]
+
+
 def test_a_name_with_an_apostrophe_is_one_entity(memory: Memory):
     memory.log("@O'Brien runs the pub by the river")
     memory.log("@Ann drinks flat white")

@@ -23,22 +23,25 @@ CJK_NAME_CHARS = (2, 4)
 
 
 def query_phrases(query: str) -> set[str]:
-    """The casefolded phrases of ``query`` that could be entity keys (module docstring).
-
-    A phrase of several words is tried as written and with its words joined by a space and by
-    a hyphen: "li-na", "Li Na" and "li na" all name an entity ``@li-na`` and one called "Li Na".
-    """
-    text = query.casefold().replace("’", "'")
+    """The casefolded phrases of ``query`` that could be entity keys (module docstring), each
+    phrase of words in all its :func:`name_forms`."""
+    text = query.casefold()
     words = list(_WORD.finditer(text))
     phrases: set[str] = set()
     for n in range(1, MAX_WORDS + 1):
         for i in range(len(words) - n + 1):
-            run = words[i : i + n]
-            parts = [word.group() for word in run]
-            phrases.update((" ".join(parts), "-".join(parts), text[run[0].start() : run[-1].end()]))
+            phrases |= name_forms(text[words[i].start() : words[i + n - 1].end()])
     shortest, longest = CJK_NAME_CHARS
     for run in _CJK_RUN.findall(text):
         for size in range(shortest, min(longest, len(run)) + 1):
             phrases.update(run[i : i + size] for i in range(len(run) - size + 1))
     phrases.update(name.casefold() for name in find_entities(query))
     return phrases
+
+
+def name_forms(name: str) -> set[str]:
+    """The entity keys ``name`` may stand for: casefolded as written, and its words joined by a
+    space and by a hyphen, so "li-na", "Li Na" and "li na" all name ``@li-na`` and "Li Na"."""
+    text = name.casefold().replace("’", "'")
+    words = _WORD.findall(text)
+    return {form for form in (text, " ".join(words), "-".join(words)) if form}

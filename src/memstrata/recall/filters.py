@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from memstrata.clock import parse_time, to_iso
 from memstrata.model import RecallItem
+from memstrata.recall.entity import name_forms
 
 _WORDS = re.compile(r"[^\W_]+")
 #: the time of day a journal line may open with ("10:05 …", "9:30 …")
@@ -80,10 +81,10 @@ def _line(source: str) -> int:
 
 
 def _about(item: RecallItem, wanted: str) -> bool:
-    """``item`` mentions the entity, or is a topic named for it: its title holds the name's
-    words in a row ("Ann Weber" for Ann, "李娜 (Li Na)" for Li Na or 李娜), or its slug is
-    the name (``people/li-na``)."""
-    if wanted in {name.casefold() for name in item.entities}:
+    """``item`` mentions the entity (in any of its :func:`name_forms`), or is a topic named for
+    it: its title holds the name's words in a row ("Ann Weber" for Ann, "李娜 (Li Na)" for Li
+    Na or 李娜), or its slug is the name (``people/li-na``)."""
+    if name_forms(wanted) & {name.casefold() for name in item.entities}:
         return True
     if item.stratum != "wiki":
         return False

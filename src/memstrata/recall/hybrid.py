@@ -49,7 +49,7 @@ from memstrata.fts import content_terms, match_expression
 from memstrata.journal.parse import find_entities
 from memstrata.model import RecallItem
 from memstrata.recall.access import Access
-from memstrata.recall.entity import query_phrases
+from memstrata.recall.entity import name_forms, query_phrases
 from memstrata.recall.filters import (
     RecallFilters,
     day_after_start,
@@ -279,7 +279,7 @@ def _filtered(
     """
     if filters.entity:
         name = filters.entity.lstrip("@")
-        items = _mentioning(db, [name.casefold()], states, limit)
+        items = _mentioning(db, sorted(name_forms(name)), states, limit)
         expression = match_expression(name)
         if expression is not None:
             items += [_topic_item(row) for _, row in best_topics(
