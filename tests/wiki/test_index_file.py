@@ -1,7 +1,7 @@
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from memstrata.model import IndexEntry, Topic, TopicMeta
@@ -67,11 +67,13 @@ def test_conflicted_topics_are_marked():
     gists=st.lists(st.text(min_size=0, max_size=200), min_size=0, max_size=80),
     budget=st.integers(min_value=0, max_value=4096),
 )
+@example(gists=["\U000e0020"], budget=0)  # an invisible tag character: held (found in CI)
 def test_the_budget_holds_for_any_content(gists: list[str], budget: int):
     entries = [_entry(n, gist) for n, gist in enumerate(gists)]
     rendered = render_index(entries, budget)
     assert len(rendered.text.encode()) <= budget
-    assert rendered.shown + rendered.omitted == len(entries)
+    # a gist that reads as an instruction (hidden tag characters, say) is held, never shown
+    assert rendered.shown + rendered.omitted + rendered.held == len(entries)
 
 
 # -- the rendering kept between turns (.memstrata/index-view.json) ----------------------------

@@ -115,11 +115,13 @@ def update_index_file(
 
 @dataclass(frozen=True, slots=True)
 class RenderedIndex:
-    """The injected index text and what did not fit."""
+    """The injected index text, what did not fit, and what was held (its line reads as an
+    instruction to the model, so it is neither shown nor counted as left out)."""
 
     text: str
     shown: int
     omitted: int
+    held: int = 0
 
 
 def render_index(entries: Iterable[IndexEntry], budget_bytes: int) -> RenderedIndex:
@@ -157,7 +159,7 @@ def render_index(entries: Iterable[IndexEntry], budget_bytes: int) -> RenderedIn
         if len(note.encode()) + 1 <= budget_bytes:
             lines.append(note)
     text = "\n".join(lines) + ("\n" if lines else "")
-    return RenderedIndex(text, len(live) - held - omitted, omitted)
+    return RenderedIndex(text, len(live) - held - omitted, omitted, held)
 
 
 #: bump when the rendering changes, so views cached by an older version are redrawn
@@ -189,6 +191,7 @@ def render_index_file(path: Path, budget_bytes: int, cache: Path | None = None) 
             "text": view.text,
             "shown": view.shown,
             "omitted": view.omitted,
+            "held": view.held,
         }
         _remember(cache, record)
     return view
@@ -233,7 +236,12 @@ def _cached_view(cache: Path, key: str) -> RenderedIndex | None:
         record = json.loads(cache.read_bytes())
         if record["key"] != key:
             return None
-        return RenderedIndex(str(record["text"]), int(record["shown"]), int(record["omitted"]))
+        return RenderedIndex(
+            str(record["text"]),
+            int(record["shown"]),
+            int(record["omitted"]),
+            int(record.get("held", 0)),  # a view remembered before holds were counted
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
