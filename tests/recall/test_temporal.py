@@ -14,7 +14,7 @@ from memstrata.recall.temporal import QUERY_CHARS, bound, find_time_windows, par
 TIME_WORDS = (
     "last this past in on the of day before yesterday today night morning tonight winter summer "
     "fall spring Christmas Eve Easter Valentine's New Year's Thanksgiving May March Feb. 0 1 3rd "
-    "29 31 0000 0001 1899 2024 9999 , ago weeks two a few"
+    "29 31 0000 0001 1899 2024 9999 , ago weeks two a few recently lately other weekend over"
 ).split()
 
 NOW = datetime(2025, 11, 27, 10, 0, tzinfo=UTC)  # a Thursday
@@ -117,6 +117,37 @@ def test_named_days_seasons_and_parts_of_a_day_are_windows(query, start, end):
     assert window.end_iso.startswith(end)
 
 
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("the shop I found the other day", "2025-11-20T10", "2025-11-26T10"),
+        ("what we did over the weekend", "2025-11-22", "2025-11-24"),
+        ("the week before last", "2025-11-10", "2025-11-17"),
+        ("bills from the month before last", "2025-09-01", "2025-10-01"),
+        ("the year before last", "2023-01-01", "2024-01-01"),
+    ],
+)
+def test_phrases_counted_back_from_now_are_windows(query, start, end):
+    (window,) = find_time_windows(query, NOW)
+
+    assert window.start_iso.startswith(start)
+    assert window.end_iso.startswith(end)
+
+
+def test_recently_is_not_a_window_as_it_may_mean_recent_to_what_is_told():
+    assert find_time_windows("what did Melanie paint recently?", NOW) == []
+
+
+def test_on_a_saturday_this_weekend_is_under_way_and_last_weekend_the_one_before():
+    saturday = datetime(2025, 11, 29, 10, 0, tzinfo=UTC)
+
+    (this,) = find_time_windows("this weekend", saturday)
+    (last,) = find_time_windows("last weekend", saturday)
+
+    assert (this.start_iso[:10], this.end_iso[:10]) == ("2025-11-29", "2025-12-01")
+    assert (last.start_iso[:10], last.end_iso[:10]) == ("2025-11-22", "2025-11-24")
+
+
 def test_a_day_without_a_year_is_its_latest_occurrence_by_now():
     # NOW is Thanksgiving 2025 (27 November): today counts, "last" means the one before.
     (today,) = find_time_windows("dinner on Thanksgiving", NOW)
@@ -152,12 +183,27 @@ def test_times_before_the_calendar_are_not_windows(query):
 
 
 def test_a_named_day_is_one_window_not_a_month_and_a_year():
-    windows = find_time_windows("where was John between August 11 and August 15 2023", NOW)
+    windows = find_time_windows("was John away on August 11 or on August 15 2023", NOW)
 
     assert [(w.start_iso[:10], w.phrase) for w in windows] == [
         ("2025-08-11", "August 11"),
         ("2023-08-15", "August 15 2023"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("where was John between August 11 and August 15 2023", "2023-08-11", "2023-08-16"),
+        ("the trip from March 3 to 5, 2024", "2024-03-03", "2024-03-06"),
+        ("what we did March 28 - April 2", "2025-03-28", "2025-04-03"),
+        ("the break from December 30 to January 2", "2024-12-30", "2025-01-03"),
+    ],
+)
+def test_a_span_of_days_is_one_window_in_the_year_it_ends(query, start, end):
+    (window,) = find_time_windows(query, NOW)
+
+    assert (window.start_iso[:10], window.end_iso[:10]) == (start, end)
 
 
 @given(st.lists(st.sampled_from(TIME_WORDS), max_size=12).map(" ".join))
