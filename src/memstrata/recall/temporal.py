@@ -387,10 +387,18 @@ def _whole_day(day: date | None, phrase: str) -> TimeWindow | None:
     return TimeWindow(_midnight(day), _midnight(day) + timedelta(days=1), phrase)
 
 
+def _day_month_number(word: str) -> int | None:
+    """The month a word before a day names; ``None`` for a lower-case "may" ("you may 2 …"
+    is a verb, not a month)."""
+    if word.lower() == "may" and word[0] != "M":
+        return None
+    return _MONTHS[word.lower().rstrip(".")]
+
+
 def _month_day(match: re.Match[str], month_word: str, day: str, now: datetime) -> TimeWindow | None:
-    if month_word.lower() == "may" and month_word[0] != "M":
-        return None  # "you may 2 …": a verb, not a month
-    month = _MONTHS[month_word.lower().rstrip(".")]
+    month = _day_month_number(month_word)
+    if month is None:
+        return None
     return _whole_day(_latest_day(month, int(day), match.group(3), now), match.group(0))
 
 
@@ -398,10 +406,10 @@ def _day_range(match: re.Match[str], now: datetime) -> TimeWindow | None:
     """From the first day to the end of the last; both in the year given at the end, or the
     last day at its latest occurrence by now and the first the latest before it."""
     first_month, first_day, last_month, last_day, year = match.groups()
-    if first_month.lower() == "may" and first_month[0] != "M":
+    month = _day_month_number(first_month)
+    end_month = _day_month_number(last_month) if last_month else month
+    if month is None or end_month is None:
         return None
-    month = _MONTHS[first_month.lower().rstrip(".")]
-    end_month = _MONTHS[last_month.lower().rstrip(".")] if last_month else month
     end = _latest_day(end_month, int(last_day), year, now)
     if end is None:
         return None
