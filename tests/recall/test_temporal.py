@@ -143,9 +143,11 @@ def test_on_a_saturday_this_weekend_is_under_way_and_last_weekend_the_one_before
 
     (this,) = find_time_windows("this weekend", saturday)
     (last,) = find_time_windows("last weekend", saturday)
+    (past,) = find_time_windows("the past weekend", saturday)
 
     assert (this.start_iso[:10], this.end_iso[:10]) == ("2025-11-29", "2025-12-01")
     assert (last.start_iso[:10], last.end_iso[:10]) == ("2025-11-22", "2025-11-24")
+    assert (past.start, past.end) == (last.start, last.end)
 
 
 def test_a_day_without_a_year_is_its_latest_occurrence_by_now():

@@ -324,8 +324,8 @@ def _relative(words: list[str], now: datetime, phrase: str) -> TimeWindow:
         return TimeWindow(today - timedelta(days=1), today, phrase)
     which, unit = words
     if unit == "weekend":
-        # On a Saturday "this weekend" is under way and "last weekend" the one before it.
-        back = (today.weekday() - 5) % 7 or (7 if which == "last" else 0)
+        # On a Saturday "this weekend" is under way; "last" or "past weekend" is the one before.
+        back = (today.weekday() - 5) % 7 or (7 if which in ("last", "past") else 0)
         saturday = today - timedelta(days=back)
         return TimeWindow(saturday, saturday + timedelta(days=2), phrase)
     if which == "past":
