@@ -199,8 +199,10 @@ def record_topic_check(workspace: Workspace, cost_s: float, at_s: float | None =
     if max(_last_topic_check(workspace)[1], cost_s) <= TOPIC_SCAN_EVERY_READ_S:
         return
     at_s = time.time() if at_s is None else at_s
+    # The time in full (repr round-trips): rounded up, a check just made would read as one
+    # ahead of the clock, which the next read takes for a clock set back and checks again.
     with contextlib.suppress(OSError):  # not noted: the next read checks again, only slower
-        workspace.topic_check_path.write_text(f"{at_s:.3f} {cost_s:.6f}\n", "ascii")
+        workspace.topic_check_path.write_text(f"{at_s!r} {cost_s:.6f}\n", "ascii")
 
 
 def topic_scan_due(workspace: Workspace, read_only: bool) -> bool:

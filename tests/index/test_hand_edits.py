@@ -13,9 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 
-from memstrata import Memory
+from memstrata import Memory, index_sync
 from memstrata.index_sync import (
     TOPIC_SCAN_COST_FACTOR,
     TOPIC_SCAN_INTERVAL_MAX_S,
@@ -23,6 +24,27 @@ from memstrata.index_sync import (
 )
 from tests.cli.process import run
 from tests.mcp import PYTHON, memstrata_args, python_env
+
+
+class WallClock:
+    """The ``time`` module as the index sync sees it, but its ``time()`` stands still until a
+    test moves it: whether a topic check is due then does not hang on how fast the machine is."""
+
+    def __init__(self, at_s: float) -> None:
+        self.at_s = at_s
+
+    def time(self) -> float:
+        return self.at_s
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+
+@pytest.fixture
+def wall_clock(monkeypatch: pytest.MonkeyPatch) -> WallClock:
+    clock = WallClock(time.time())
+    monkeypatch.setattr(index_sync, "time", clock)
+    return clock
 
 
 def edit_summary(memory: Memory, topic_id: str, text: str) -> None:
@@ -120,7 +142,7 @@ def test_the_index_channel_follows_topics_archived_or_removed_by_hand(memory: Me
 
 
 def test_a_large_workspace_checks_topic_files_once_the_last_check_is_old_enough(
-    memory: Memory,
+    memory: Memory, wall_clock: WallClock
 ):
     memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
     # As at 10k topics: the last check cost 0.1 s and ran just now, so reads skip it for 5 s.
@@ -129,8 +151,9 @@ def test_a_large_workspace_checks_topic_files_once_the_last_check_is_old_enough(
     record_topic_check(memory.workspace, last_check_s)
     edit_summary(memory, "people/ann", "# Ann\nLikes airships.")
 
+    wall_clock.at_s += wait_s - 0.1
     assert memory.search("airships", include_raw=False) == []
-    record_topic_check(memory.workspace, last_check_s, at_s=time.time() - wait_s - 0.1)
+    wall_clock.at_s += 0.2
     assert memory.search("airships", include_raw=False)[0].source == "people/ann"
     # That check was cheap (one topic), so from now on every read checks again.
     edit_summary(memory, "people/ann", "# Ann\nLikes balloons.")
@@ -138,7 +161,7 @@ def test_a_large_workspace_checks_topic_files_once_the_last_check_is_old_enough(
 
 
 def test_between_checks_a_read_sees_the_newest_days_and_new_ones_older_days_at_the_check(
-    memory: Memory,
+    memory: Memory, wall_clock: WallClock
 ):
     folder = memory.workspace.memory_dir
     for day in ("2025-11-20", "2025-11-26", "2025-11-27"):
@@ -157,22 +180,47 @@ def test_between_checks_a_read_sees_the_newest_days_and_new_ones_older_days_at_t
         "memory/2025-11-21.md#L3"
     ]
     assert memory.search("airship", include_raw=False) == []  # an old day: at the next check
-    record_topic_check(memory.workspace, 0.1, at_s=time.time() - 60)
+    wall_clock.at_s += TOPIC_SCAN_INTERVAL_MAX_S
     assert [hit.source for hit in memory.search("airship", include_raw=False)] == [
         "memory/2025-11-20.md#L3"
     ]
 
 
-def test_however_slow_the_check_reads_run_it_at_least_every_30_seconds(memory: Memory):
+def test_however_slow_the_check_reads_run_it_at_least_every_30_seconds(
+    memory: Memory, wall_clock: WallClock
+):
     memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
     slow_s = 5.0  # 50 times that would be 250 s
-    record_topic_check(memory.workspace, slow_s, at_s=time.time() - 29)
+    record_topic_check(memory.workspace, slow_s)
+    edit_summary(memory, "people/ann", "# Ann\nLikes airships.")
+
+    wall_clock.at_s += 29
+    assert memory.search("airships", include_raw=False) == []
+    wall_clock.at_s += 2
+    assert memory.search("airships", include_raw=False)[0].source == "people/ann"
+    assert TOPIC_SCAN_INTERVAL_MAX_S == 30
+
+
+def test_a_read_in_the_same_millisecond_as_the_last_check_does_not_check_again(
+    memory: Memory, wall_clock: WallClock
+):
+    memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
+    wall_clock.at_s = 1_764_237_600.0006  # to the millisecond, rounds up: ahead of the clock
+    record_topic_check(memory.workspace, 0.1)
     edit_summary(memory, "people/ann", "# Ann\nLikes airships.")
 
     assert memory.search("airships", include_raw=False) == []
-    record_topic_check(memory.workspace, slow_s, at_s=time.time() - 31)
+
+
+def test_a_clock_set_back_since_the_last_check_makes_the_next_read_check(
+    memory: Memory, wall_clock: WallClock
+):
+    memory.write_topic("people/ann", "# Ann\nLikes zeppelins.")
+    record_topic_check(memory.workspace, 0.1)
+    edit_summary(memory, "people/ann", "# Ann\nLikes airships.")
+
+    wall_clock.at_s -= 60  # the last check now looks a minute ahead: its age says nothing
     assert memory.search("airships", include_raw=False)[0].source == "people/ann"
-    assert TOPIC_SCAN_INTERVAL_MAX_S == 30
 
 
 def test_a_small_workspace_notes_no_check_time_and_commits_nothing_to_the_index(
