@@ -80,7 +80,7 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
             else:
                 words.extend(token[i : i + 2] for i in range(len(token) - 1))
         else:
-            words.append(_word_term(token.replace("’", "'").casefold()))
+            words.append(without_clitic(token.replace("’", "'").casefold()))
     if drop_stop_words:
         content = [word for word in words if word not in STOP_WORDS]
         if content:
@@ -88,10 +88,11 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def _word_term(word: str) -> str:
-    """``ann's`` → ``ann``, ``we've`` → ``we``; other words as they are (module docstring)."""
-    base, apostrophe, rest = word.partition("'")
-    return base if apostrophe and rest in _CLITICS else word
+def without_clitic(word: str) -> str:
+    """``ann's`` → ``ann``, ``we've`` → ``we``, ``O'Brien's`` → ``O'Brien``; other words as
+    they are (``O'Brien``): only what follows the last apostrophe can be a clitic."""
+    base, apostrophe, rest = word.rpartition("'")
+    return base if apostrophe and rest.casefold() in _CLITICS else word
 
 
 def content_terms(query: str) -> list[str]:

@@ -131,6 +131,17 @@ def test_a_statement_with_no_clear_time_order_conflicts(mem: Memory):
     assert isinstance(verdict, Conflicted)
 
 
+def test_the_same_statement_about_another_name_with_an_apostrophe_is_stored_too(mem: Memory):
+    first = mem.remember("O'Brien runs the pub by the river")
+    second = mem.remember("O'Neil runs the pub by the river")  # not the same "O"
+
+    assert second.topic_id != first.topic_id and not isinstance(second, Merged)
+    assert {item.content for item in mem.recall("who runs the pub by the river").items} == {
+        "O'Brien runs the pub by the river",
+        "O'Neil runs the pub by the river",
+    }
+
+
 def test_no_longer_is_an_update_not_a_contradiction(mem: Memory, clock: Clock):
     mem.remember("Ann likes jazz")
     clock.advance()

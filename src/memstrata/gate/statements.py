@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memstrata.fts import STOP_WORDS
+from memstrata.fts import STOP_WORDS, without_clitic
 from memstrata.gate import lexicon
 from memstrata.journal.parse import MENTION, mention_name
 
@@ -389,7 +389,7 @@ def _read_word(
         state.negated = not state.negated
         return
     if "'" in folded:
-        token, _, _ = token.partition("'")
+        token = without_clitic(token)  # "Ann's" is Ann's; "O'Brien" is no "O"
         folded = token.casefold()
     if folded in lexicon.CHANGE_MARKERS:
         state.change_marked = True
