@@ -85,7 +85,7 @@ from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
-from memstrata.workspace.textfile import decode_mending
+from memstrata.workspace.textfile import decode_mending, require_utf8
 
 if TYPE_CHECKING:
     # The gate is imported when first used: reads (and every hook) skip its import cost.
@@ -296,6 +296,9 @@ class Memory:
         reason: str = "",
     ) -> TopicWrite:
         """Create or update a topic directly (a person's edit path; agents go through the gate)."""
+        for what, text in (("summary", summary), ("detail", detail), ("reason", reason)):
+            require_utf8(what, text)
+        require_utf8("actor", actor)
         summary = redact_secrets(summary).text
         detail = None if detail is None else redact_secrets(detail).text
         with self.lock.held():
@@ -311,6 +314,8 @@ class Memory:
     def archive_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
         """Archive a topic: out of recall and the index, kept on disk with its history; one
         already archived is an :class:`~memstrata.errors.InputError` (nothing is written)."""
+        require_utf8("reason", reason)
+        require_utf8("actor", actor)
         with self.lock.held():
             if self.topics.get(topic_id).meta.state == "archived":
                 raise InputError(f"{topic_id} is already archived")
@@ -321,6 +326,8 @@ class Memory:
     def restore_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
         """Bring an archived topic back to the state it had before it was archived: active
         (in recall and the index again), or superseded when it had been replaced."""
+        require_utf8("reason", reason)
+        require_utf8("actor", actor)
         with self.lock.held():
             topic = self.topics.get(topic_id)
             if topic.meta.state != "archived":
@@ -449,6 +456,7 @@ class Memory:
         """Rule on a proposal: accept (a conflict needs ``keep``: a, b or both) or reject it."""
         from memstrata.gate.rulings import rule_on
 
+        require_utf8("actor", actor)
         with self.lock.held():
             return rule_on(self.gate, proposal_id, accept, keep, actor)
 
@@ -483,6 +491,7 @@ class Memory:
         if confidence is not None and kind != "opinion":
             # O(c=…) is the journal's one form with a confidence: anything else would drop it
             raise InputError("a confidence belongs to an opinion: log it with kind opinion (O)")
+        require_utf8("log text", text)
         now = self.clock()
         path = self.workspace.journal_path(now.date().isoformat())
         text = redact_secrets(text).text
@@ -1027,6 +1036,7 @@ class Memory:
         """Copy the canonical files and the raw database (SQLite backup API) aside."""
         from memstrata.maintain.snapshot import take_snapshot
 
+        require_utf8("reason", reason)
         return take_snapshot(self, reason, self.clock())
 
     def restore_snapshot(self, snapshot_id: str, *, dry_run: bool = False) -> RestoreResult:

@@ -70,6 +70,30 @@ def test_an_invalid_utf8_summary_file_names_file_and_line(ws: Path, tmp_path: Pa
     assert snapshot(ws) == before
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("log", "caf\udce9 au lait"),  # the byte 0xe9 of Latin-1, as argv hands it on
+        ("log", "--kind", "world", "caf\udce9"),
+        ("topic", "archive", "people/ann", "--reason", "caf\udce9"),
+        ("snapshot", "take", "--reason", "caf\udce9"),
+    ],
+)
+def test_an_argument_that_is_no_utf8_is_one_line_and_writes_nothing(ws: Path, command):
+    before = snapshot(ws)
+    result = run("--workspace", str(ws), *command)
+    assert_one_line_error(result, "invalid UTF-8 at character 4", "nothing was written")
+    assert snapshot(ws) == before
+
+
+def test_remember_rejects_an_argument_that_is_no_utf8(ws: Path):
+    before = snapshot(ws)
+    result = run("--workspace", str(ws), "remember", "caf\udce9 au lait")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stdout.splitlines() == ["rejected", "  invalid UTF-8 at character 4"]
+    assert snapshot(ws) == before
+
+
 def test_an_over_cap_summary_says_where_the_rest_belongs(ws: Path):
     before = snapshot(ws)
     result = run(

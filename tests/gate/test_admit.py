@@ -249,6 +249,7 @@ def test_a_page_sentence_without_its_subject_is_updated_by_a_fact_naming_it(
         ("", "empty"),
         ("   \n\t ", "empty"),
         (b"\xff\xfe broken", "invalid UTF-8"),
+        ("bad \udcff byte", "invalid UTF-8 at character 5"),  # undecodable argv, a JSON escape
         (b"bin\x00ary", "binary"),
         ("bell \x07 char", "control characters"),
         ("x" * 1001, "1000-char cap"),
@@ -261,6 +262,16 @@ def test_invalid_input_is_rejected_with_a_reason_and_nothing_written(
     verdict = mem.remember(text)
     assert isinstance(verdict, Rejected)
     assert reason in verdict.reason
+    assert mem.list_topics() == []
+
+
+def test_a_field_no_utf8_can_hold_is_rejected_by_name_and_nothing_written(mem: Memory):
+    entity = mem.remember("Ann likes jazz", entities=["An\udcffn"])
+    source = mem.remember("Ann likes jazz", source="notes\udcff.md")
+
+    assert isinstance(entity, Rejected) and entity.reason.startswith("entity ")
+    assert isinstance(source, Rejected) and source.reason.startswith("source ")
+    assert "invalid UTF-8 at character 3" in entity.reason
     assert mem.list_topics() == []
 
 

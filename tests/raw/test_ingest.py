@@ -114,6 +114,30 @@ def test_a_bad_line_is_reported_by_number_and_the_rest_imports(memory: Memory, t
     assert report.turns_added == 4
 
 
+def test_a_lone_surrogate_escape_is_stored_as_u_fffd_and_counted(memory: Memory, tmp_path: Path):
+    # Valid JSON, but no UTF-8 text (nor SQLite) holds \udce9 on its own.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        '{"role": "user", "content": "caf\\udce9 au lait with zeppelins"}\n'
+        '{"role": "assistant", "content": "noted"}\n'
+    )
+    report = memory.ingest([path])
+
+    assert (report.turns_added, report.mended_turns, report.problems) == (2, 1, [])
+    assert memory.search("zeppelins")[0].text == "caf\ufffd au lait with zeppelins"
+
+
+def test_a_file_whose_name_is_no_utf8_imports(memory: Memory, tmp_path: Path):
+    path = tmp_path / "caf\udce9.jsonl"  # the file name's byte 0xe9, as Python names it
+    path.write_text('{"role": "user", "content": "a note about airships"}\n')
+    report = memory.ingest([path])
+    again = memory.ingest([path])
+
+    assert (report.turns_added, report.problems) == (1, [])
+    assert again.skipped_unchanged == 1
+    assert memory.search("airships")[0].stratum == "raw"
+
+
 def test_an_oversized_line_is_reported_without_being_read_whole(memory: Memory, tmp_path: Path):
     path = tmp_path / "session.jsonl"
     with path.open("w") as handle:

@@ -87,6 +87,23 @@ def test_an_empty_summary_is_refused(memory: Memory):
         memory.write_topic("people/ann", "   \n")
 
 
+def test_text_no_utf8_can_hold_is_refused_by_name_and_nothing_changes(memory: Memory):
+    memory.write_topic("people/ann", "Design lead.")
+    for summary, detail, reason, named in [
+        ("Design lead, caf\udce9.", None, "", "summary"),  # undecodable argv, a JSON escape
+        ("Design lead.", "caf\udce9", "", "detail"),
+        ("Design lead!", None, "caf\udce9", "reason"),
+    ]:
+        with pytest.raises(InputError, match=f"^{named}: invalid UTF-8 at character"):
+            memory.write_topic("people/ann", summary, detail, reason=reason)
+    with pytest.raises(InputError, match=r"^reason: invalid UTF-8"):
+        memory.archive_topic("people/ann", reason="caf\udce9")
+
+    assert memory.get_topic("people/ann").summary == "Design lead."
+    assert memory.get_topic("people/ann").meta.state == "active"
+    assert len(memory.topic_history("people/ann")) == 1
+
+
 def test_a_path_traversal_id_never_touches_the_disk(memory: Memory, tmp_path: Path):
     def files() -> list[Path]:
         return sorted(p for p in tmp_path.rglob("*") if ".memstrata" not in p.parts)

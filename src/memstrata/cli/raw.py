@@ -74,6 +74,11 @@ def _summary(report: IngestReport, format_name: str) -> str:
         f"{report.turns_updated} updated{kept}; "
         f"{report.skipped_unchanged} unchanged files skipped"
     )
+    if report.mended_turns:
+        line += (
+            f", {report.mended_turns} turns stored with U+FFFD for text no UTF-8 can hold "
+            "(an escape such as \\udcff)"
+        )
     if report.forks:
         apart = ", ".join(
             f"{own} (its id {given} held another)" for own, given in report.forks.items()

@@ -52,6 +52,7 @@ from memstrata.proposals import ProposalStore, proposal_id, render_proposal
 from memstrata.redaction import redact_secrets
 from memstrata.wiki.store import TopicEdit, TopicStore
 from memstrata.workspace.names import parse_topic_id, slugify
+from memstrata.workspace.textfile import undecodable_at
 
 NAMESPACE_OF_KIND: dict[str | None, str] = {
     "world": "world",
@@ -134,6 +135,9 @@ class Gate:
         text = _validate(candidate.text, self.config.topics.summary_max_chars)
         if isinstance(text, Rejected):
             return replace(text, dry_run=dry_run)
+        unwritable = _undecodable_field(candidate)
+        if unwritable:
+            return Rejected(unwritable, dry_run)
         redaction = redact_secrets(text)
         text = redaction.text
         candidate, in_fields = _without_secrets(candidate)
@@ -683,6 +687,9 @@ def _validate(raw: str | bytes, cap: int) -> str | Rejected:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             return Rejected(f"invalid UTF-8 at byte {error.start}")
+    elif (at := undecodable_at(raw)) is not None:
+        # undecodable command-line bytes, or a JSON \udcff escape: no UTF-8 text holds one
+        return Rejected(f"invalid UTF-8 at character {at + 1}")
     text = raw.strip()
     if not text:
         return Rejected("empty: nothing to remember")
@@ -694,6 +701,25 @@ def _validate(raw: str | bytes, cap: int) -> str | Rejected:
     if len(text) > 4 * cap:
         return Rejected(_over_cap(len(text), cap))
     return text
+
+
+def _undecodable_field(candidate: Candidate) -> str:
+    """Why a field beside the text cannot be stored (it is written to meta.json and the
+    index, which take UTF-8 only), or ""."""
+    fields = {
+        "topic": candidate.topic,
+        "entity": candidate.entities,
+        "source": candidate.source,
+        "observed": candidate.observed,
+        "actor": candidate.actor,
+        "supersedes": candidate.supersedes,
+    }
+    for name, value in fields.items():
+        for text in (value,) if isinstance(value, str) else value or ():
+            at = undecodable_at(text)
+            if at is not None:
+                return f"{name} {text!r}: invalid UTF-8 at character {at + 1}"
+    return ""
 
 
 def _over_cap(length: int, cap: int) -> str:

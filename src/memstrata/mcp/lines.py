@@ -12,17 +12,16 @@ JSON text it has already been seen to accept.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from mcp_types import ErrorData, JSONRPCError, jsonrpc_message_adapter
 from pydantic import ValidationError
 
+from memstrata.workspace.textfile import mend_utf8, undecodable_at
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +49,7 @@ def parse_line(line: bytes) -> ParsedLine:
     try:
         value = json.loads(text)
         handed_on = json.dumps(value, ensure_ascii=False)
-        if _LONE_SURROGATE.search(handed_on):
+        if undecodable_at(handed_on) is not None:
             value = _mend(value)
             handed_on = json.dumps(value, ensure_ascii=False)
             mended.append("a lone UTF-16 surrogate escape (like \\ud800) read as U+FFFD")
@@ -74,7 +73,7 @@ def parse_line(line: bytes) -> ParsedLine:
 def _mend(value: Any) -> Any:
     """``value`` with each lone surrogate in its strings, keys included, made U+FFFD."""
     if isinstance(value, str):
-        return _LONE_SURROGATE.sub("\ufffd", value)
+        return mend_utf8(value)
     if isinstance(value, list):
         return [_mend(item) for item in value]
     if isinstance(value, dict):

@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import TypeVar
 
 from memstrata.errors import InputError
-from memstrata.model import Problem, Turn
+from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import FORMATS, detect_format, is_format, parse_file
 from memstrata.raw.store import RawStore
 from memstrata.redaction import redact_secrets
+from memstrata.workspace.textfile import mend_utf8, undecodable_at
 
 CANDIDATE_SUFFIXES = (".jsonl", ".json", ".md")
 
@@ -49,9 +51,33 @@ class IngestReport:
     forks: dict[str, str] = field(default_factory=dict)
     #: secrets replaced by placeholders before storing, by kind
     redacted: dict[str, int] = field(default_factory=dict)
+    #: turns stored with U+FFFD for text no UTF-8 can hold (a JSON ``\udcff`` escape)
+    mended_turns: int = 0
     problems: list[Problem] = field(default_factory=list)
     #: no file was read as a transcript, nor skipped as one already imported
     found_no_transcript: bool = False
+
+
+_Record = TypeVar("_Record", Session, Turn)
+
+
+def _mended(session: Session, turns: tuple[Turn, ...]) -> tuple[Session, tuple[Turn, ...], int]:
+    """The session and its turns with each character UTF-8 cannot hold made U+FFFD, and how
+    many turns held one. Valid JSON can say ``"\\udcff"``, which no text store takes: the
+    turn is kept with the mark of what was lost, as an editor shows a bad byte."""
+    mended = [_mend_fields(turn) for turn in turns]
+    count = sum(1 for turn, fixed in zip(turns, mended, strict=True) if fixed is not turn)
+    return _mend_fields(session), tuple(mended), count
+
+
+def _mend_fields(record: _Record) -> _Record:
+    changes = {
+        each.name: mend_utf8(value)
+        for each in fields(record)
+        if isinstance(value := getattr(record, each.name), str)
+        and undecodable_at(value) is not None
+    }
+    return replace(record, **changes) if changes else record
 
 
 def _redacted(turn: Turn, counts: dict[str, int]) -> Turn:
@@ -137,7 +163,7 @@ def _ingest_one(
     report: IngestReport,
     redact: bool,
 ) -> None:
-    source = str(path.resolve())
+    source = mend_utf8(str(path.resolve()))  # a file name that is no UTF-8 is marked as shown
     stat = path.stat()
     # The mark vouches that an unchanged file (same path, size and mtime) has nothing more to
     # give. A content hash would not make that truer: the file is unchanged either way. It holds
@@ -174,7 +200,8 @@ def _ingest_one(
     report.files += 1
     report.problems.extend(parsed.problems)
     for item in parsed.sessions:
-        session, turns = item.session, item.turns
+        session, turns, mended = _mended(item.session, item.turns)
+        report.mended_turns += mended
         if redact:
             turns = tuple(_redacted(turn, report.redacted) for turn in turns)
             # The title is the first line of a turn: its redaction was counted there.

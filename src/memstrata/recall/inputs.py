@@ -9,19 +9,17 @@ the same from the library, the CLI and MCP.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, date, datetime
 
 from memstrata.clock import to_iso
 from memstrata.errors import InputError
 from memstrata.recall.temporal import bound
+from memstrata.workspace.textfile import mend_utf8
 
 #: a query longer than this is cut (and recall says so)
 MAX_QUERY_CHARS = 2_000
 #: the most items one recall or search returns
 MAX_RESULTS = 1_000
-#: a UTF-16 surrogate on its own (no UTF-8 text holds one)
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def checked_query(query: object) -> str:
@@ -29,15 +27,7 @@ def checked_query(query: object) -> str:
     ``\\ud800`` escape or undecodable command-line bytes) becomes U+FFFD."""
     if not isinstance(query, str):
         raise InputError(f"a query is text, not {type(query).__name__}")
-    return _LONE_SURROGATE.sub("\ufffd", query) if _has_surrogate(query) else query
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+    return mend_utf8(query)
 
 
 def checked_count(value: object, name: str) -> int:

@@ -2,10 +2,41 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from memstrata.errors import InputError, ParseError
+
+#: a UTF-16 surrogate on its own: what undecodable command-line bytes and JSON ``\ud800``
+#: escapes become in a Python string; no UTF-8 text holds one
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def undecodable_at(text: str) -> int | None:
+    """Where (from 0) the first character UTF-8 cannot hold is in ``text``, or ``None``."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return error.start
+    return None
+
+
+def require_utf8(what: str, text: str | None) -> None:
+    """Raise :class:`InputError` naming ``what`` when ``text`` cannot be written as UTF-8, so a
+    write refuses it before touching any file (it would fail halfway otherwise)."""
+    at = None if text is None else undecodable_at(text)
+    if at is not None:
+        raise InputError(
+            f"{what}: invalid UTF-8 at character {at + 1} (bytes that do not decode, or a "
+            "lone surrogate escape such as \\udcff); nothing was written"
+        )
+
+
+def mend_utf8(text: str) -> str:
+    """``text`` with each character UTF-8 cannot hold made U+FFFD (for text that is read, not
+    kept as said: a query, an imported transcript)."""
+    return text if undecodable_at(text) is None else _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def read_text(path: Path) -> str:

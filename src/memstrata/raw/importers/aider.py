@@ -185,7 +185,8 @@ def _session(path: Path, agent: str, run: _Run) -> ParsedSession | None:
 
 
 def _session_id(path: Path, header: str, offset: int) -> str:
-    key = f"{path.name}\n{header.rstrip()}\n{offset}".encode()
+    # surrogateescape: a file name that is no UTF-8 hashes as its own bytes
+    key = f"{path.name}\n{header.rstrip()}\n{offset}".encode("utf-8", "surrogateescape")
     return f"aider:{hashlib.sha256(key).hexdigest()[:16]}"
 
 

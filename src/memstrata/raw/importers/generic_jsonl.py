@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -177,7 +178,7 @@ def _first_present(value: dict[str, Any], keys: tuple[str, ...]) -> Any:
 
 def _file_key(path: Path) -> str:
     """Hash of the file name and its first non-blank line (see the module docstring)."""
-    digest = hashlib.sha256(path.name.encode() + b"\n")
+    digest = hashlib.sha256(os.fsencode(path.name) + b"\n")
     with path.open("rb") as handle:
         while raw := handle.readline(MAX_LINE_BYTES):
             if raw.strip():
