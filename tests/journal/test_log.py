@@ -1,3 +1,4 @@
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -63,6 +64,24 @@ def test_a_confidence_is_refused_unless_the_fact_is_an_opinion(memory: Memory, k
 def test_empty_log_text_is_refused(memory: Memory):
     with pytest.raises(InputError, match="empty"):
         memory.log("   ")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("painted the \x1b[31mshed\x1b[0m red", "U+001B at character 13"),  # a terminal escape
+        ("a\x00b", "U+0000 at character 2"),
+        ("tab\tthen a bell\x07", "U+0007 at character 16"),  # the tab before it is white space
+    ],
+)
+def test_log_text_with_a_control_character_is_refused_whole(memory: Memory, text, said):
+    with pytest.raises(InputError, match=re.escape(f"control character ({said})")):
+        memory.log(text)
+    assert not memory.workspace.journal_path("2025-11-27").exists()
+
+
+def test_tabs_and_line_ends_in_log_text_are_spaces(memory: Memory):
+    assert memory.log("shipped\tthe\r\ncanary").text == "- 10:00 shipped the canary"
 
 
 def test_a_journal_that_is_not_utf8_is_never_rewritten(workspace, fixed_now):

@@ -8,6 +8,7 @@ up replaces the file only while nothing but appends happened to it, keeping thos
 from __future__ import annotations
 
 import codecs
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -35,6 +36,19 @@ class LogWrite:
     index_note: str = ""
 
 
+def _first_control(text: str) -> int | None:
+    """Where the first control character is that is no white space (tabs and line ends are
+    folded into spaces), or ``None``."""
+    return next(
+        (
+            at
+            for at, char in enumerate(text)
+            if unicodedata.category(char) == "Cc" and not char.isspace()
+        ),
+        None,
+    )
+
+
 def append_log(
     path: Path,
     text: str,
@@ -52,6 +66,14 @@ def append_log(
         raise InputError("nothing to log: the text is empty")
     if len(body) > MAX_LOG_CHARS:
         raise InputError(f"log text is {len(body)} chars; at most {MAX_LOG_CHARS} fit in one entry")
+    control = _first_control(text)
+    if control is not None:
+        # as the gate refuses them: a terminal escape or a NUL is no note, and would reach the
+        # model (and the terminal of whoever reads the day) as it is
+        raise InputError(
+            f"log text holds a control character (U+{ord(text[control]):04X} at character "
+            f"{control + 1}): binary data or a terminal escape, not a note; nothing was written"
+        )
     if kind is None:
         new_line = f"- {now.strftime('%H:%M')} {body}"
     else:
