@@ -368,6 +368,20 @@ def test_a_duplicate_that_only_names_the_subject_leaves_the_page_as_written(
     assert mem.get_topic("people/ann").summary == f"# Ann\n{said} Leads design.\n"
 
 
+def test_a_page_whose_subject_holds_a_stop_word_takes_its_duplicate_in(mem: Memory, clock: Clock):
+    # "Adds a step" holds the "a" of "Plan A" but does not name it: the page's subject applies
+    mem.write_topic("projects/plan-a", "# Plan A\n\nAdds a review step before deploys.")
+    clock.advance()
+
+    same = mem.remember("Plan A adds a review step before deploys")
+
+    assert isinstance(same, Merged) and same.topic_id == "projects/plan-a"
+    assert mem.get_topic("projects/plan-a").summary == (
+        "# Plan A\n\nAdds a review step before deploys."
+    )
+    assert [topic.id for topic in mem.list_topics()] == ["projects/plan-a"]
+
+
 def test_a_sentence_wrapped_over_lines_is_one_statement_replaced_in_place(
     mem: Memory, clock: Clock
 ):
@@ -402,6 +416,19 @@ def test_a_statement_gets_the_page_subject_only_when_it_names_none(statement: st
     subject = "李娜 (Li Na)" if "咖啡" in statement else "Ann Weber"
     assert with_subject(statement, subject) == said
     assert with_subject(statement, None) == statement
+
+
+@pytest.mark.parametrize(
+    ("statement", "subject", "said"),
+    [
+        ("Adds a step before deploys", "Plan A", "Plan A adds a step before deploys"),
+        ("Runs the pub by the river", "O'Brien", "O'Brien runs the pub by the river"),
+        ("O’Brien's pub is by the river", "O'Brien", "O’Brien's pub is by the river"),
+    ],
+)
+def test_only_a_content_word_of_the_subject_names_it(statement: str, subject: str, said: str):
+    # "a" (of "Plan A") or the "o" of O'Brien is no name: the statement still lacks its subject
+    assert with_subject(statement, subject) == said
 
 
 def test_the_subject_is_put_the_way_the_candidate_names_it():

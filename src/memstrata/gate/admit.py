@@ -34,6 +34,7 @@ from memstrata.errors import (
     ParseError,
     TopicNotFound,
 )
+from memstrata.fts import STOP_WORDS, without_clitic
 from memstrata.gate.relation import Relation, relate
 from memstrata.gate.statements import features_of, says_more
 from memstrata.gate.verdicts import (
@@ -644,23 +645,32 @@ def with_subject(statement: str, subject: str | None, candidate: str = "") -> st
     The subject is put the way ``candidate`` names it when it names part of it ("Ann"), so a
     first name alone is not read as another person. A statement that names any word of the
     subject already has one, and so does one opening with a name of its own, the one the
-    candidate opens with ("Ann likes X" written on Li Na's page).
+    candidate opens with ("Ann likes X" written on Li Na's page). Only the subject's content
+    words name it: "Adds a step" does not name the page ``# Plan A``.
     """
     if not subject:
         return statement
-    if _names_any(statement, _words(subject)):
+    naming = _naming_words(subject)
+    if _names_any(statement, naming):
         return statement
     if features_of(statement).sequence[:1] == ((features_of(candidate).subject, True),):
         return statement
-    named = [
-        part for part in subject.split() if _words(part) and _names_any(candidate, _words(part))
-    ]
+    named = [part for part in subject.split() if _names_any(candidate, _naming_words(part))]
     said = " ".join(part.strip("()[],") for part in named) if named else subject
     return f"{said} {statement[:1].lower()}{statement[1:]}"
 
 
+def _naming_words(subject: str) -> list[str]:
+    """The words of a subject that name it: its content words, or all of them when it has
+    none ("Plan A" → plan; "The billing service" → billing, service)."""
+    words = _words(subject)
+    return [word for word in words if word not in STOP_WORDS] or words
+
+
 def _words(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+", text.casefold())
+    """Folded words as the gate compares them: "O'Brien's" is o'brien, not o and brien."""
+    folded = text.casefold().replace("\u2019", "'")
+    return [without_clitic(word) for word in re.findall(r"[^\W_]+(?:'[^\W_]+)*", folded)]
 
 
 def _names_any(text: str, words: Sequence[str]) -> bool:
