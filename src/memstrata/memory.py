@@ -491,7 +491,6 @@ class Memory:
         if confidence is not None and kind != "opinion":
             # O(c=…) is the journal's one form with a confidence: anything else would drop it
             raise InputError("a confidence belongs to an opinion: log it with kind opinion (O)")
-        require_utf8("log text", text)
         now = self.clock()
         path = self.workspace.journal_path(now.date().isoformat())
         text = redact_secrets(text).text

@@ -8,7 +8,8 @@ import pytest
 from memstrata import Memory
 from memstrata.clock import to_iso
 from memstrata.errors import InputError, ParseError
-from memstrata.gate.admit import auto_topic_id, statements_of, with_subject
+from memstrata.gate.admit import auto_topic_id
+from memstrata.gate.page import statements_of, with_subject
 from memstrata.gate.verdicts import (
     Admitted,
     Conflicted,

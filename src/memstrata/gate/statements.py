@@ -389,7 +389,7 @@ def _read_word(
         state.negated = not state.negated
         return
     if "'" in folded:
-        token = without_clitic(token)  # "Ann's" is Ann's; "O'Brien" is no "O"
+        token = without_clitic(token)  # "Ann's" is Ann; "O'Brien" is no "O"
         folded = token.casefold()
     if folded in lexicon.CHANGE_MARKERS:
         state.change_marked = True

@@ -17,7 +17,7 @@ from memstrata.errors import InputError
 from memstrata.journal.parse import LETTER_OF_KIND
 from memstrata.model import FactKind
 from memstrata.workspace.atomic import update_shared_file
-from memstrata.workspace.textfile import decode_text
+from memstrata.workspace.textfile import decode_text, require_utf8
 
 MAX_LOG_CHARS = 20_000
 
@@ -61,6 +61,7 @@ def append_log(
     Plain text becomes ``- HH:MM text`` at the end of the log, above any ``## Retain`` section;
     with ``kind`` it becomes a typed bullet at the end of ``## Retain``. The caller holds the lock.
     """
+    require_utf8("log text", text)
     body = " ".join(text.split())
     if not body:
         raise InputError("nothing to log: the text is empty")

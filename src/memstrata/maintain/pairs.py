@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memstrata.fts import STOP_WORDS
-from memstrata.gate.admit import statements_of
+from memstrata.gate.page import statements_of
 from memstrata.gate.relation import Relation, relate
 from memstrata.gate.statements import features_of
 from memstrata.maintain.steps import fingerprint_of

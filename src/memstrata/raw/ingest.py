@@ -25,7 +25,7 @@ from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import FORMATS, detect_format, is_format, parse_file
 from memstrata.raw.store import RawStore
 from memstrata.redaction import redact_secrets
-from memstrata.workspace.textfile import mend_utf8, undecodable_at
+from memstrata.workspace.textfile import mend_utf8
 
 CANDIDATE_SUFFIXES = (".jsonl", ".json", ".md")
 
@@ -72,10 +72,10 @@ def _mended(session: Session, turns: tuple[Turn, ...]) -> tuple[Session, tuple[T
 
 def _mend_fields(record: _Record) -> _Record:
     changes = {
-        each.name: mend_utf8(value)
+        each.name: mended
         for each in fields(record)
         if isinstance(value := getattr(record, each.name), str)
-        and undecodable_at(value) is not None
+        and (mended := mend_utf8(value)) is not value
     }
     return replace(record, **changes) if changes else record
 

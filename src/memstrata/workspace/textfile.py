@@ -35,7 +35,7 @@ def require_utf8(what: str, text: str | None) -> None:
 
 def mend_utf8(text: str) -> str:
     """``text`` with each character UTF-8 cannot hold made U+FFFD (for text that is read, not
-    kept as said: a query, an imported transcript)."""
+    kept as said: a query, an imported transcript); ``text`` itself when it holds none."""
     return text if undecodable_at(text) is None else _LONE_SURROGATE.sub("\ufffd", text)
 
 
