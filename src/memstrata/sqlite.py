@@ -17,6 +17,16 @@ FileIdentity = tuple[int, int] | None
 BUSY_TIMEOUT_MS = 30_000
 
 
+def read_only_uri(path: Path, *, immutable: bool = False) -> str:
+    """A ``file:`` URI opening ``path`` read-only (``immutable``: without locks or -wal/-shm).
+
+    The path is percent-encoded: pasted in as it is, a ``#`` or ``?`` in a folder name ends the
+    path early (SQLite then opens, or creates, some other file) and a ``%`` is decoded.
+    """
+    query = "mode=ro&immutable=1" if immutable else "mode=ro"
+    return f"{path.absolute().as_uri()}?{query}"
+
+
 def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
     """Open ``path`` in autocommit mode (we issue ``BEGIN IMMEDIATE`` ourselves) with WAL.
 
@@ -26,7 +36,7 @@ def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
     try:
         if readonly:
             connection = sqlite3.connect(
-                f"file:{path}?mode=ro&immutable=1",
+                read_only_uri(path, immutable=True),
                 uri=True,
                 isolation_level=None,
                 check_same_thread=False,

@@ -30,7 +30,14 @@ from memstrata.journal.parse import ParsedJournal, find_entities
 from memstrata.journal.promoted import fact_digest
 from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
-from memstrata.sqlite import connect, disk_full, file_identity, immediate, is_disk_full
+from memstrata.sqlite import (
+    connect,
+    disk_full,
+    file_identity,
+    immediate,
+    is_disk_full,
+    read_only_uri,
+)
 
 #: 9: FTS text is NFKC-normalised (see memstrata.fts); 10: ``topics_held``; 11: a mention
 #: keeps an apostrophe inside its name (``@O'Brien`` was ``o``; see journal.parse.MENTION)
@@ -496,7 +503,7 @@ def _seeded(db: sqlite3.Connection, seed: Path) -> bool:
     # Read-only with SQLite's locks first: another user may be writing a workspace that only
     # this process cannot write. Immutable (no locks, no -wal) only where that cannot open,
     # a read-only mount, on which nobody writes.
-    for uri in (f"file:{seed}?mode=ro", f"file:{seed}?mode=ro&immutable=1"):
+    for uri in (read_only_uri(seed), read_only_uri(seed, immutable=True)):
         try:
             source = sqlite3.connect(uri, uri=True)
         except sqlite3.DatabaseError:

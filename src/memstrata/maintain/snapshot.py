@@ -28,6 +28,7 @@ from memstrata.clock import to_iso
 from memstrata.errors import InputError
 from memstrata.maintain.ledger import LedgerRecord, append_record
 from memstrata.maintain.state import GardenPaths
+from memstrata.sqlite import read_only_uri
 from memstrata.workspace.atomic import write_atomic, write_json_atomic
 from memstrata.workspace.layout import Workspace
 from memstrata.workspace.textfile import read_text
@@ -211,7 +212,7 @@ def _kept(relative: str) -> bool:
 
 def _backup(source: Path, target: Path) -> None:
     """Copy a SQLite database consistently, even while others write to it."""
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    src = sqlite3.connect(read_only_uri(source), uri=True)
     try:
         dst = sqlite3.connect(target)
         try:

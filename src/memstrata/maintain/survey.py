@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from memstrata.clock import parse_time
 from memstrata.model import TOPIC_STATES, Problem, Topic
 from memstrata.recall.access import Access
+from memstrata.sqlite import read_only_uri
 
 if TYPE_CHECKING:
     from memstrata.memory import Memory
@@ -118,7 +119,7 @@ def _count_sessions(memory: Memory) -> int | None:
     if not path.exists():
         return None
     try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        connection = sqlite3.connect(read_only_uri(path), uri=True)
         try:
             return int(connection.execute("SELECT COUNT(*) FROM sessions").fetchone()[0])
         finally:

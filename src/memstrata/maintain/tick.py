@@ -46,6 +46,7 @@ from memstrata.errors import LockTimeout, MemstrataError
 from memstrata.journal.log import append_log
 from memstrata.maintain.gardener import run_garden
 from memstrata.maintain.state import exclusive
+from memstrata.sqlite import read_only_uri
 from memstrata.workspace.atomic import write_json_atomic
 from memstrata.workspace.textfile import read_text
 
@@ -346,7 +347,7 @@ def _flush(
 def _sessions_since(raw_db: Path, since: str) -> list[sqlite3.Row]:
     if not raw_db.exists():
         return []
-    connection = sqlite3.connect(f"file:{raw_db}?mode=ro", uri=True)
+    connection = sqlite3.connect(read_only_uri(raw_db), uri=True)
     connection.row_factory = sqlite3.Row
     try:
         return connection.execute(
