@@ -1,4 +1,4 @@
-"""``memstrata snapshot restore --dry-run`` names the files a restore would write and remove."""
+"""``memstrata snapshot``: a restore dry run names its files; a damaged snapshot says so."""
 
 import json
 from pathlib import Path
@@ -46,3 +46,19 @@ def test_a_long_dry_run_says_how_many_more_and_json_lists_them_all(workspace: Pa
     assert removed[-1] == f"  remove … and {2 * FILES_SHOWN} more (--json lists them all)"
     assert len(listed["removed"]) == 3 * FILES_SHOWN and listed["dry_run"] is True
     assert listed["written"] == ["memory/topics/_index.json"]
+
+
+def test_a_damaged_snapshot_is_listed_as_such_and_restoring_it_is_a_clear_error(workspace: Path):
+    snapshot = snapshot_then_change(workspace, 1)
+    (workspace / ".memstrata" / "snapshots" / snapshot / "manifest.json").write_text("{")
+
+    listed = run("--workspace", str(workspace), "snapshot", "list")
+    restored = run("--workspace", str(workspace), "snapshot", "restore", snapshot)
+
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.startswith(
+        f"{snapshot}  damaged, cannot be restored: manifest.json line 1"
+    )
+    assert restored.returncode == 1 and "Traceback" not in restored.stderr
+    assert restored.stderr.startswith(f"Error: snapshot {snapshot} is damaged (manifest.json")
+    assert (workspace / "memory" / "topics" / "notes" / "n000" / "summary.md").exists()

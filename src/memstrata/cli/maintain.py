@@ -167,6 +167,9 @@ def list_snapshots(ctx: click.Context, as_json: bool) -> None:
     if not found:
         click.echo("no snapshots")
     for info in found:
+        if info.damaged:
+            click.echo(f"{info.id}  damaged, cannot be restored: {info.damaged}")
+            continue
         click.echo(f"{info.id}  {info.time}  {info.files} files  {info.bytes} bytes  {info.reason}")
 
 

@@ -3,23 +3,28 @@
 ``.memstrata/snapshots/<id>/`` holds ``memstrata.toml``, ``MEMORY.md``, ``prompt/``, ``memory/``
 (file by file; a file unchanged since the previous snapshot is a hard link to that snapshot's
 copy) and ``raw/sessions.db`` (through SQLite's online backup API, so a database being written
-is copied consistently), plus ``manifest.json``. A snapshot is assembled in a hidden
-folder and renamed into place, so a killed snapshot never lists as one.
+is copied consistently), plus ``manifest.json``, which names every canonical file with its
+SHA-256. A snapshot is assembled in a hidden folder and renamed into place, so a killed snapshot
+never lists as one.
 
 Restoring takes a snapshot of the present first (so a restore can itself be undone), then makes
 the canonical files equal to the snapshot's — except the append-only records (the ledger, reports
 and metrics), which keep their history and gain a line saying what was restored — and rebuilds the
-index from the files.
+index from the files. A snapshot whose files no longer match its manifest (one deleted,
+edited or added by hand since) is refused before anything changes: restoring it would delete or
+overwrite live files with what was never the workspace. A manifest that does not parse lists as
+damaged and is never restored or linked from.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,6 +46,16 @@ RAW = "raw/sessions.db"
 #: append-only records: a restore keeps them (and adds to them)
 KEPT_ON_RESTORE = ("memory/ledger.jsonl", "memory/reports/", "memory/metrics.jsonl")
 MANIFEST = "manifest.json"
+#: what every manifest holds, and of which type; newer ones add ``contents`` (path → SHA-256)
+#: and ``raw_bytes``
+_MANIFEST_FIELDS: dict[str, type] = {
+    "id": str,
+    "time": str,
+    "reason": str,
+    "files": int,
+    "bytes": int,
+    "path": str,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +68,8 @@ class SnapshotInfo:
     files: int
     bytes: int
     path: str
+    #: why the snapshot cannot be restored (its manifest does not parse), or empty
+    damaged: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,30 +108,37 @@ def take_snapshot(memory: Memory, reason: str, now: datetime) -> SnapshotInfo:
             shutil.rmtree(leftover, ignore_errors=True)  # a killed snapshot, never listed
         snapshot_id = _unique_id(folder, "snap-" + to_iso(now).replace("-", "").replace(":", ""))
         partial = folder / f".{snapshot_id}.partial"
-        earlier = list_snapshots(workspace)
+        earlier = [info for info in list_snapshots(workspace) if not info.damaged]
         previous = folder / earlier[-1].id if earlier else None
-        files = total = 0
+        known = _contents(previous) if previous is not None else {}
+        contents: dict[str, str] = {}
+        total = 0
         for relative in canonical_files(workspace.root):
             target = partial / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            total += _place(workspace.root / relative, target, previous, relative)
-            files += 1
+            linked = _place(workspace.root / relative, target, previous, relative)
+            total += target.stat().st_size
+            known_digest = known.get(relative) if linked else None
+            contents[relative] = known_digest or _digest(target)
+        files, raw_bytes = len(contents), None
         if workspace.raw_db.exists():
             target = partial / RAW
             target.parent.mkdir(parents=True, exist_ok=True)
             _backup(workspace.raw_db, target)
+            raw_bytes = target.stat().st_size
             files += 1
-            total += target.stat().st_size
+            total += raw_bytes
         info = SnapshotInfo(
             snapshot_id, to_iso(now), reason, files, total, workspace.relative(folder / snapshot_id)
         )
-        write_json_atomic(partial / MANIFEST, _manifest(info))
+        write_json_atomic(partial / MANIFEST, _manifest(info, contents, raw_bytes))
         os.rename(partial, folder / snapshot_id)
     return info
 
 
-def _place(source: Path, target: Path, previous: Path | None, relative: str) -> int:
-    """Copy ``source``, or hard-link the previous snapshot's copy when the file is unchanged.
+def _place(source: Path, target: Path, previous: Path | None, relative: str) -> bool:
+    """Copy ``source``, or hard-link the previous snapshot's copy when the file is unchanged
+    (then say so: ``True``).
 
     Snapshot files are never written after they are made, so sharing them between snapshots
     is safe; a file counts as unchanged when its size and mtime match the copy's (``copy2``
@@ -127,15 +151,16 @@ def _place(source: Path, target: Path, previous: Path | None, relative: str) -> 
             seen = earlier.stat()
             if (seen.st_size, seen.st_mtime_ns) == (info.st_size, info.st_mtime_ns):
                 os.link(earlier, target)
-                return info.st_size
+                return True
         except OSError:
             pass  # not there, or no hard links on this file system: copy
     shutil.copy2(source, target)
-    return info.st_size
+    return False
 
 
 def list_snapshots(workspace: Workspace) -> list[SnapshotInfo]:
-    """Every complete snapshot, oldest first."""
+    """Every complete snapshot, oldest first; one whose manifest does not parse says why in
+    ``damaged``."""
     folder = GardenPaths(workspace).snapshots
     if not folder.is_dir():
         return []
@@ -144,9 +169,43 @@ def list_snapshots(workspace: Workspace) -> list[SnapshotInfo]:
         manifest = path / MANIFEST
         if path.name.startswith(".") or not manifest.is_file():
             continue
-        data = json.loads(read_text(manifest))
-        found.append(SnapshotInfo(**{item.name: data[item.name] for item in fields(SnapshotInfo)}))
+        data, problem = _read_manifest(manifest)
+        if problem:
+            found.append(SnapshotInfo(path.name, "", "", 0, 0, workspace.relative(path), problem))
+            continue
+        found.append(SnapshotInfo(**{name: data[name] for name in _MANIFEST_FIELDS}))
     return found
+
+
+def _read_manifest(path: Path) -> tuple[dict[str, object], str]:
+    """The manifest's fields, or why they cannot be read."""
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as error:
+        return {}, f"{MANIFEST} line {error.lineno}: {error.msg}"
+    except (InputError, ValueError) as error:
+        return {}, f"{MANIFEST}: {error}"
+    if not isinstance(data, dict):
+        return {}, f"{MANIFEST}: not a JSON object"
+    for name, kind in {**_MANIFEST_FIELDS, "raw_bytes": int}.items():
+        value = data.get(name)
+        if name == "raw_bytes" and value is None:
+            continue
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return {}, f"{MANIFEST}: {name!r} is missing or not a {kind.__name__}"
+    contents = data.get("contents", {})
+    if not isinstance(contents, dict) or not all(
+        isinstance(digest, str) for digest in contents.values()
+    ):
+        return {}, f"{MANIFEST}: 'contents' is not an object of file digests"
+    return data, ""
+
+
+def _contents(snapshot: Path) -> dict[str, str]:
+    """The file digests a sound manifest records (none for a snapshot made before they were)."""
+    data, problem = _read_manifest(snapshot / MANIFEST)
+    contents = data.get("contents", {}) if not problem else {}
+    return dict(contents) if isinstance(contents, dict) else {}
 
 
 def restore_snapshot(
@@ -162,6 +221,7 @@ def restore_snapshot(
             "('memstrata snapshot list' shows them)"
         )
     with memory.lock.held():
+        _verify(source, snapshot_id)
         wanted = {rel for rel in canonical_files(source) if not _kept(rel)}
         present = {rel for rel in canonical_files(workspace.root) if not _kept(rel)}
         written = tuple(
@@ -183,7 +243,7 @@ def restore_snapshot(
             (workspace.root / rel).unlink(missing_ok=True)
         if has_raw:
             workspace.raw_dir.mkdir(parents=True, exist_ok=True)
-            _backup(source / RAW, workspace.raw_db)
+            _backup(source / RAW, workspace.raw_db, frozen=True)
         append_record(
             paths.ledger,
             LedgerRecord(
@@ -203,6 +263,56 @@ def restore_snapshot(
     return RestoreResult(snapshot_id, safety.id, written, removed, has_raw)
 
 
+def _verify(source: Path, snapshot_id: str) -> None:
+    """Refuse a snapshot that is not what was taken: a damaged manifest, or files that differ
+    from the digests it records (a snapshot from before digests is taken as it is)."""
+    data, problem = _read_manifest(source / MANIFEST)
+    if problem:
+        raise InputError(f"snapshot {snapshot_id} is damaged ({problem}); nothing was restored")
+    recorded = data.get("contents")
+    if not isinstance(recorded, dict):
+        return
+    present = set(canonical_files(source))
+    wrong = [f"{rel} is missing" for rel in sorted(set(recorded) - present)]
+    wrong += [f"{rel} was not in it" for rel in sorted(present - set(recorded))]
+    wrong += [
+        f"{rel} differs"
+        for rel in sorted(present & set(recorded))
+        if _digest(source / rel) != recorded[rel]
+    ]
+    raw = source / RAW
+    raw_bytes = data.get("raw_bytes")
+    if raw_bytes is None and raw.exists():
+        wrong.append(f"{RAW} was not in it")
+    elif raw_bytes is not None and not raw.is_file():
+        wrong.append(f"{RAW} is missing")
+    elif raw_bytes is not None and (raw.stat().st_size != raw_bytes or not _sound(raw)):
+        wrong.append(f"{RAW} differs")
+    if wrong:
+        shown = "; ".join(wrong[:5]) + (f"; and {len(wrong) - 5} more" if len(wrong) > 5 else "")
+        raise InputError(
+            f"snapshot {snapshot_id} no longer matches its {MANIFEST} ({shown}); nothing was "
+            "restored ('memstrata snapshot list' shows the others)"
+        )
+
+
+def _sound(database: Path) -> bool:
+    """Whether SQLite finds ``database`` well-formed (so restoring it cannot fail halfway)."""
+    try:
+        connection = sqlite3.connect(read_only_uri(database, immutable=True), uri=True)
+        try:
+            return connection.execute("PRAGMA quick_check").fetchone() == ("ok",)
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError:
+        return False
+
+
+def _digest(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
 def _kept(relative: str) -> bool:
     return any(
         relative == kept or (kept.endswith("/") and relative.startswith(kept))
@@ -210,9 +320,11 @@ def _kept(relative: str) -> bool:
     )
 
 
-def _backup(source: Path, target: Path) -> None:
-    """Copy a SQLite database consistently, even while others write to it."""
-    src = sqlite3.connect(read_only_uri(source), uri=True)
+def _backup(source: Path, target: Path, *, frozen: bool = False) -> None:
+    """Copy a SQLite database consistently, even while others write to it (``frozen``: a
+    snapshot's copy, which nobody writes, read as immutable so SQLite leaves no -wal or -shm
+    beside it)."""
+    src = sqlite3.connect(read_only_uri(source, immutable=frozen), uri=True)
     try:
         dst = sqlite3.connect(target)
         try:
@@ -223,8 +335,14 @@ def _backup(source: Path, target: Path) -> None:
         src.close()
 
 
-def _manifest(info: SnapshotInfo) -> dict[str, object]:
-    return asdict(info)
+def _manifest(
+    info: SnapshotInfo, contents: dict[str, str], raw_bytes: int | None
+) -> dict[str, object]:
+    manifest: dict[str, object] = {name: getattr(info, name) for name in _MANIFEST_FIELDS}
+    manifest["contents"] = dict(sorted(contents.items()))
+    if raw_bytes is not None:
+        manifest["raw_bytes"] = raw_bytes
+    return manifest
 
 
 def _unique_id(folder: Path, stem: str) -> str:
