@@ -276,6 +276,31 @@ def test_a_field_no_utf8_can_hold_is_rejected_by_name_and_nothing_written(mem: M
     assert mem.list_topics() == []
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("entities", ["Line\none"], "entity 'Line\\none': control character U+000A at character 5"),
+        ("entities", ["Eve\x1b[31m"], "entity 'Eve\\x1b[31m': control character U+001B"),
+        ("source", "notes.md\x1b]8;;http://x\x07", "source 'notes.md\\x1b]8;;http://x\\x07'"),
+        ("actor", "agent\tb", "actor 'agent\\tb': control character U+0009"),
+    ],
+)
+def test_a_field_beside_the_text_is_one_line_of_plain_text_or_the_write_is_rejected(
+    mem: Memory, field: str, value: object, said: str
+):
+    verdict = mem.remember("Eve likes coffee", **{field: value})
+
+    assert isinstance(verdict, Rejected) and verdict.reason.startswith(said)
+    assert mem.list_topics() == []
+
+
+def test_a_blank_entity_names_nobody_and_is_dropped(mem: Memory):
+    verdict = mem.remember("Eve likes coffee", entities=["", "  ", " Eve "])
+
+    assert not isinstance(verdict, Rejected)
+    assert mem.get_topic(verdict.topic_id).meta.entities == ("Eve",)
+
+
 def test_an_unsafe_topic_id_is_rejected(mem: Memory):
     verdict = mem.remember("fine text", topic="../../etc")
     assert isinstance(verdict, Rejected)

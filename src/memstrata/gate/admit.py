@@ -129,9 +129,13 @@ class Gate:
         text = _validate(candidate.text, self.config.topics.summary_max_chars)
         if isinstance(text, Rejected):
             return replace(text, dry_run=dry_run)
-        unwritable = _undecodable_field(candidate)
-        if unwritable:
-            return Rejected(unwritable, dry_run)
+        unstorable = _unstorable_field(candidate)
+        if unstorable:
+            return Rejected(unstorable, dry_run)
+        # a blank name (``--entity ""``) names nobody: dropped, not stored as an entity
+        candidate = replace(
+            candidate, entities=tuple(name.strip() for name in candidate.entities if name.strip())
+        )
         redaction = redact_secrets(text)
         text = redaction.text
         candidate, in_fields = _without_secrets(candidate)
@@ -624,9 +628,11 @@ def _validate(raw: str | bytes, cap: int) -> str | Rejected:
     return text
 
 
-def _undecodable_field(candidate: Candidate) -> str:
-    """Why a field beside the text cannot be stored (it is written to meta.json and the
-    index, which take UTF-8 only), or ""."""
+def _unstorable_field(candidate: Candidate) -> str:
+    """Why a field beside the text cannot be stored, or "". They are written to meta.json and
+    the index, which take UTF-8 only, and each is one line where it is shown (``@Ann`` beside
+    a hit, a source in a citation): a line break or a terminal escape there breaks the line or
+    reaches the reader's terminal as it was."""
     fields = {
         "topic": candidate.topic,
         "entity": candidate.entities,
@@ -640,6 +646,12 @@ def _undecodable_field(candidate: Candidate) -> str:
             at = undecodable_at(text)
             if at is not None:
                 return f"{name} {text!r}: invalid UTF-8 at character {at + 1}"
+            control = next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
+            if control is not None:
+                return (
+                    f"{name} {text!r}: control character U+{ord(control):04X} at character "
+                    f"{text.index(control) + 1}; {name} is one line of plain text"
+                )
     return ""
 
 
