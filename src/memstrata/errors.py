@@ -11,6 +11,7 @@
     ├── CapExceeded                 text over a hard cap (says where the rest belongs)
     ├── BudgetExceeded              a pinned context item cannot fit its channel
     ├── InputError                  a file we were given is not what it claims
+    │   ├── RawStoreDamaged         raw/sessions.db is no database SQLite can use
     │   └── ParseError              … with the file and line that failed
     ├── EmbedderFailed              the embedding model or endpoint failed or answered nonsense
     └── LockTimeout                 another process holds the workspace lock
@@ -73,6 +74,19 @@ class EmbedderFailed(MemstrataError):
 
 class InputError(MemstrataError):
     """An input file or text cannot be used as given."""
+
+
+class RawStoreDamaged(InputError):
+    """The raw database is not one SQLite can use; ``reason`` says why and what to do."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        # it is canonical, but it can be made again from the transcripts as well as a snapshot
+        self.path = path
+        self.reason = (
+            f"{problem}; move it aside and import the transcripts again ('memstrata ingest'), "
+            "or restore a snapshot ('memstrata snapshot list')"
+        )
+        super().__init__(f"{path}: {self.reason}")
 
 
 class ParseError(InputError):

@@ -26,7 +26,13 @@ from memstrata.context.compile import (
     index_items,
     recall_line,
 )
-from memstrata.errors import DiskFull, EmbedderFailed, InputError, WorkspaceReadOnly
+from memstrata.errors import (
+    DiskFull,
+    EmbedderFailed,
+    InputError,
+    RawStoreDamaged,
+    WorkspaceReadOnly,
+)
 from memstrata.fts import content_terms, query_terms
 from memstrata.index.db import IndexDB, topic_held_reason
 from memstrata.index_sync import (
@@ -146,6 +152,8 @@ class Memory:
         self.embedder_note = ""
         #: why the embedder is off for now (it failed: reads fall back to their lexical arms)
         self.embedder_failure = ""
+        #: why the raw database could not be read by the last read that spans every stratum
+        self.raw_damage = ""
         self._embedder_down_until = 0.0
         #: the refresh of the turn being answered (see :meth:`_one_refresh`)
         self._turn_sync: SyncReport | None = None
@@ -223,6 +231,25 @@ class Memory:
                 self._raw = open_raw_store(self.workspace.raw_db, readonly=True)
         return self._raw
 
+    def usable_raw(self) -> RawStore | None:
+        """The raw store for a read that spans every stratum (status, search, embedding): none
+        when there is no raw database yet, or when it is damaged (:attr:`raw_damage` says why),
+        so the wiki and the journal are still read."""
+        if not self.workspace.raw_db.exists():
+            return None
+        try:
+            store = self.raw
+        except RawStoreDamaged as error:
+            self.raw_damage = error.reason
+            return None
+        self.raw_damage = ""
+        return store
+
+    def _raw_problems(self) -> tuple[Problem, ...]:
+        if not self.raw_damage:
+            return ()
+        return (Problem(self.workspace.relative(self.workspace.raw_db), None, self.raw_damage),)
+
     # -- index upkeep --------------------------------------------------------------------------
 
     def sync(self, scan_topics: bool = True) -> SyncReport:
@@ -277,6 +304,7 @@ class Memory:
             report = self.sync()
             rewrite_index_json(self.workspace.index_json, self.topics)
             report.embedded = self.embed_missing()
+            report.problems.extend(self._raw_problems())
         return report
 
     # -- rules ---------------------------------------------------------------------------------
@@ -648,7 +676,7 @@ class Memory:
             search_topics(self.index.db, query, pool, include_archived),
             search_journal(self.index.db, query, pool),
         ]
-        if include_raw and self.workspace.raw_db.exists():
+        if include_raw and self.usable_raw() is not None:
             lists.append(self.search_raw(query, pool))
         fused = reciprocal_rank_fusion(lists, len(lists) * pool)
         return sorted(fused, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
@@ -662,6 +690,7 @@ class Memory:
             notes.append(f"nothing to search: the query has {what}")
         if self.embedder_failure:
             notes.append(f"{self.embedder_failure}; ranked by words alone")
+        notes.extend(f"raw transcripts not searched: {problem}" for problem in self._raw_problems())
         return tuple(notes)
 
     def search_raw(self, query: str, limit: int = 10) -> list[SearchHit]:
@@ -793,9 +822,9 @@ class Memory:
         vectors = self.vectors
         if vectors is None:
             return 0
-        raw = self.raw.db if self.workspace.raw_db.exists() else None
+        store = self.usable_raw()
         try:
-            return vectors.embed_all(self.index.db, raw)
+            return vectors.embed_all(self.index.db, store.db if store is not None else None)
         except EmbedderFailed as error:
             self._embedder_failed(error)
             return 0
@@ -1054,7 +1083,8 @@ class Memory:
         for row in self.index.db.execute("SELECT state, COUNT(*) n FROM topics GROUP BY state"):
             by_state[row["state"]] = row["n"]
         counts = self.index.counts()
-        raw = self.raw.counts() if self.workspace.raw_db.exists() else {"sessions": 0, "turns": 0}
+        store = self.usable_raw()
+        raw = store.counts() if store is not None else {"sessions": 0, "turns": 0}
         return Status(
             root=str(self.workspace.root),
             rules=self.rules(),
@@ -1072,6 +1102,7 @@ class Memory:
                         *journal_problems(self.index),
                         *oversized_topics(self.index, self.topics),
                         *self.proposal_store.read_all().problems,
+                        *self._raw_problems(),
                     )
                 )
             ),

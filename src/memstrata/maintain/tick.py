@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from memstrata.clock import parse_time, to_iso
 from memstrata.config import UpkeepConfig
-from memstrata.errors import LockTimeout, MemstrataError
+from memstrata.errors import LockTimeout, MemstrataError, RawStoreDamaged
 from memstrata.journal.log import append_log
 from memstrata.maintain.gardener import run_garden
 from memstrata.maintain.state import exclusive
@@ -316,7 +316,12 @@ def _flush(
     flushed = dict(state.flushed)
     handled: list[str] = []
     lines = 0
-    for row in _sessions_since(memory.workspace.raw_db, state.flushed_until):
+    try:
+        rows = _sessions_since(memory.workspace.raw_db, state.flushed_until)
+    except RawStoreDamaged as error:
+        # the stamp is not kept: flush stays due, and runs once the database is usable again
+        return JobResult("flush", "failed", f"raw/sessions.db: {error.reason}"), state
+    for row in rows:
         session_id, last = row["id"], row["last"]
         if flushed.get(session_id) == last:
             continue
@@ -345,6 +350,8 @@ def _flush(
 
 
 def _sessions_since(raw_db: Path, since: str) -> list[sqlite3.Row]:
+    """The sessions with a turn at or after ``since``; :class:`RawStoreDamaged` when the
+    database is no SQLite database (none at all, or one without tables yet, holds none)."""
     if not raw_db.exists():
         return []
     connection = sqlite3.connect(read_only_uri(raw_db), uri=True)
@@ -357,8 +364,12 @@ def _sessions_since(raw_db: Path, since: str) -> list[sqlite3.Row]:
             " GROUP BY s.id HAVING MAX(t.time) >= ? ORDER BY last, s.id",
             (since,),
         ).fetchall()
-    except sqlite3.DatabaseError:
-        return []
+    except sqlite3.OperationalError as error:
+        if "no such table" in str(error):
+            return []
+        raise RawStoreDamaged(raw_db, f"not a usable raw sessions database ({error})") from error
+    except sqlite3.DatabaseError as error:
+        raise RawStoreDamaged(raw_db, f"not a usable raw sessions database ({error})") from error
     finally:
         connection.close()
 

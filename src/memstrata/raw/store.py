@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from memstrata.errors import InputError
+from memstrata.errors import InputError, RawStoreDamaged
 from memstrata.fts import TOKENIZE, match_expression, segment
 from memstrata.model import SearchHit, Session, Turn
 from memstrata.raw.importers.turns import split_cap
@@ -478,4 +478,7 @@ def open_raw_store(path: Path, readonly: bool = False) -> RawStore:
     try:
         return RawStore(path, readonly)
     except sqlite3.DatabaseError as error:
-        raise InputError(f"{path}: not a usable raw sessions database ({error})") from error
+        raise RawStoreDamaged(path, f"not a usable raw sessions database ({error})") from error
+    except InputError as error:  # not SQLite at all, as connect() found
+        problem = str(error).removeprefix(f"{path}: ")
+        raise RawStoreDamaged(path, problem) from error
