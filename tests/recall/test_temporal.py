@@ -250,6 +250,14 @@ def test_a_bound_must_be_a_time_and_nothing_else(value):
     assert parse_since(value, NOW) is None
 
 
+@pytest.mark.parametrize(
+    ("value", "day"),
+    [("monday", "2025-11-24"), ("since Tuesday", "2025-11-25"), ("Thursday", "2025-11-20")],
+)
+def test_a_weekday_alone_as_a_bound_is_the_last_one_before_today(value, day):
+    assert bound(value, NOW, start=True) == f"{day}T00:00:00Z"
+
+
 def test_a_bound_may_say_in_or_since_around_its_time():
     assert bound("in November 2024", NOW, start=True) == "2024-11-01T00:00:00Z"
     assert bound("since last week", NOW, start=True) == bound("last week", NOW, start=True)

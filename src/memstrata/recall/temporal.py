@@ -198,7 +198,8 @@ def parse_since(text: str, now: datetime) -> TimeWindow | None:
     ``30d`` is the last 30 days (a window ending at ``now``); a timestamp with a time of day
     (``2025-11-27T10:00:00Z``, ``2025-11-27 10:00+02:00``) is that instant; a date or a phrase
     is the window it names, and must be the whole value: "15.06.2026" or "not since
-    yesterday" name no window, whatever time words they hold.
+    yesterday" name no window, whatever time words they hold. A weekday alone (``monday``,
+    ``since Friday``) is the last one before today.
     """
     value = " ".join(text.split())
     match = _COMPACT.match(value)
@@ -209,6 +210,10 @@ def parse_since(text: str, now: datetime) -> TimeWindow | None:
     instant = _instant(value)
     if instant is not None:
         return TimeWindow(instant, instant, value)
+    if _bare(value) in _WEEKDAYS:
+        # "--since monday": a bound is a time and nothing else, so a weekday alone names the
+        # last one, as "on Monday" does (in a query, "runs on Mondays" names no day)
+        return _weekday(_bare(value), now, value)
     windows = find_time_windows(value, now)
     if len(windows) != 1 or _bare(windows[0].phrase) != _bare(value):
         return None
