@@ -91,7 +91,7 @@ from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
-from memstrata.workspace.textfile import decode_mending, require_utf8
+from memstrata.workspace.textfile import decode_mending, require_text, require_utf8
 
 if TYPE_CHECKING:
     # The gate is imported when first used: reads (and every hook) skip its import cost.
@@ -324,7 +324,8 @@ class Memory:
         reason: str = "",
     ) -> TopicWrite:
         """Create or update a topic directly (a person's edit path; agents go through the gate)."""
-        for what, text in (("summary", summary), ("detail", detail), ("reason", reason)):
+        require_text("summary", summary)
+        for what, text in (("detail", detail), ("reason", reason)):
             require_utf8(what, text)
         require_utf8("actor", actor)
         summary = redact_secrets(summary).text
@@ -454,18 +455,28 @@ class Memory:
         entities: Sequence[str] = (),
         confidence: float | None = None,
         source: str = "",
-        observed: str = "",
+        observed: str | datetime = "",
         supersedes: str | None = None,
         actor: str = "agent",
         dry_run: bool = False,
     ) -> Verdict:
-        """Send knowledge through the gate; the verdict says what happened and why."""
-        if kind is not None and kind not in FACT_KINDS:
-            raise InputError(f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)}")
-        from memstrata.gate.admit import Candidate
+        """Send knowledge through the gate; the verdict says what happened and why.
 
-        candidate = Candidate(
-            text, topic, kind, tuple(entities), confidence, source, observed, actor, supersedes
+        ``observed`` (when it was stated; default now) is ISO 8601 text or a ``datetime``;
+        ``entities`` a list of names (one string is one name). An argument that is not what it
+        must be is an :class:`InputError` naming it; see :mod:`memstrata.gate.inputs`."""
+        from memstrata.gate.inputs import checked_candidate
+
+        candidate = checked_candidate(
+            text,
+            topic=topic,
+            kind=kind,
+            entities=entities,
+            confidence=confidence,
+            source=source,
+            observed=observed,
+            supersedes=supersedes,
+            actor=actor,
         )
         self.refresh()
         with self.lock.held():
@@ -512,10 +523,10 @@ class Memory:
         A line that reads as an instruction to the model is written but held out of recall
         (``LogWrite.held`` says why), as every journal entry is when indexed.
         """
-        if kind is not None and kind not in FACT_KINDS:
-            raise InputError(f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)}")
-        if confidence is not None and not 0.0 <= confidence <= 1.0:
-            raise InputError(f"confidence must be between 0 and 1, got {confidence}")
+        from memstrata.gate.inputs import checked_confidence, checked_kind
+
+        require_text("log text", text)
+        kind, confidence = checked_kind(kind), checked_confidence(confidence)
         if confidence is not None and kind != "opinion":
             # O(c=…) is the journal's one form with a confidence: anything else would drop it
             raise InputError("a confidence belongs to an opinion: log it with kind opinion (O)")

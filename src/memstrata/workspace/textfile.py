@@ -23,14 +23,24 @@ def undecodable_at(text: str) -> int | None:
 
 
 def require_utf8(what: str, text: str | None) -> None:
-    """Raise :class:`InputError` naming ``what`` when ``text`` cannot be written as UTF-8, so a
-    write refuses it before touching any file (it would fail halfway otherwise)."""
+    """Raise :class:`InputError` naming ``what`` when ``text`` cannot be written as UTF-8 (or
+    is no text at all), so a write refuses it before touching any file (it would fail halfway
+    otherwise)."""
+    if text is not None and not isinstance(text, str):
+        raise InputError(f"{what} is text, not {type(text).__name__}; nothing was written")
     at = None if text is None else undecodable_at(text)
     if at is not None:
         raise InputError(
             f"{what}: invalid UTF-8 at character {at + 1} (bytes that do not decode, or a "
             "lone surrogate escape such as \\udcff); nothing was written"
         )
+
+
+def require_text(what: str, text: object) -> None:
+    """:func:`require_utf8` for a value that must be there: ``None`` is refused too."""
+    if text is None:
+        raise InputError(f"{what} is text, not None; nothing was written")
+    require_utf8(what, text)  # type: ignore[arg-type]  # it refuses what is no str
 
 
 def mend_utf8(text: str) -> str:
