@@ -8,6 +8,7 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -552,7 +553,7 @@ class Memory:
         """The journal file of ``day``, which must be a date written YYYY-MM-DD."""
         try:
             valid = date.fromisoformat(day).isoformat() == day
-        except ValueError:
+        except (ValueError, TypeError):  # not a date, or no text
             valid = False
         if not valid:
             raise InputError(f"{day!r} is not a day: write it YYYY-MM-DD, e.g. 2025-11-27")
@@ -634,7 +635,7 @@ class Memory:
 
     def ingest(
         self,
-        paths: Sequence[str | Path],
+        paths: Sequence[str | Path] | str | Path,
         format_name: str = "auto",
         agent: str | None = None,
         on_file: Callable[[Path], None] | None = None,
@@ -644,7 +645,7 @@ class Memory:
 
         ``files`` is ``files_to_ingest(paths)`` when the caller already walked the folders.
         """
-        named = [Path(path) for path in paths]
+        named = _paths(paths)
         files = list(files) if files is not None else collect_files(named)
         with self.lock.held():
             return ingest_files(
@@ -657,9 +658,9 @@ class Memory:
                 redact=self.config.raw.redact_secrets,
             )
 
-    def files_to_ingest(self, paths: Sequence[str | Path]) -> list[Path]:
+    def files_to_ingest(self, paths: Sequence[str | Path] | str | Path) -> list[Path]:
         """Every candidate transcript under ``paths`` (folders walked), in import order."""
-        return collect_files([Path(path) for path in paths])
+        return collect_files(_paths(paths))
 
     # -- search and context --------------------------------------------------------------------
 
@@ -1082,6 +1083,8 @@ class Memory:
         """Make the workspace what it was in ``snapshot_id`` (the present is snapshotted first)."""
         from memstrata.maintain.snapshot import restore_snapshot
 
+        if not isinstance(snapshot_id, str):
+            raise InputError(f"a snapshot id is text (snap-…), not {type(snapshot_id).__name__}")
         return restore_snapshot(self, snapshot_id, self.clock(), dry_run)
 
     # -- status --------------------------------------------------------------------------------
@@ -1124,3 +1127,15 @@ class Memory:
 EMBEDDER_RETRY_S = 60.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
+
+
+def _paths(paths: Sequence[str | Path] | str | Path) -> list[Path]:
+    """Paths to import: one path (text or a ``Path``) is one, not the letters of its name."""
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]
+    found = []
+    for path in paths:
+        if not isinstance(path, str | os.PathLike):
+            raise InputError(f"a path to import is text or a Path, not {type(path).__name__}")
+        found.append(Path(path))
+    return found

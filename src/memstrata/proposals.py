@@ -13,9 +13,10 @@ import json
 import re
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import get_args
 
 from memstrata.errors import InputError, ParseError
-from memstrata.model import Problem, Proposal, ProposalKind, ProposalSide
+from memstrata.model import Problem, Proposal, ProposalKind, ProposalSide, ProposalStatus
 from memstrata.workspace.atomic import write_atomic
 from memstrata.workspace.textfile import read_text
 
@@ -47,7 +48,7 @@ class ProposalStore:
         self.folder = folder
 
     def path(self, pid: str) -> Path:
-        if not _ID.match(pid):
+        if not isinstance(pid, str) or not _ID.match(pid):
             raise InputError(f"{pid!r} is not a proposal id (like p-0123456789)")
         return self.folder / f"{pid}.md"
 
@@ -69,6 +70,11 @@ class ProposalStore:
 
     def read_all(self, status: str | None = None) -> ProposalListing:
         """Read every proposal (of ``status``); a file that cannot be read is a problem."""
+        if status is not None and status not in get_args(ProposalStatus):
+            raise InputError(
+                f"unknown proposal status {status!r}; expected one of "
+                f"{', '.join(get_args(ProposalStatus))}"
+            )
         found: list[Proposal] = []
         problems: list[Problem] = []
         paths = sorted(self.folder.glob("p-*.md")) if self.folder.is_dir() else []

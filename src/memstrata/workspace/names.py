@@ -48,6 +48,8 @@ def normalize_part(raw: str, what: str = "slug") -> str:
 
 def parse_topic_id(raw: str) -> str:
     """Validate ``namespace/slug`` and return its normal form (``People/Ann`` → ``people/ann``)."""
+    if not isinstance(raw, str):
+        raise InvalidTopicId(f"a topic id is text (namespace/slug), not {type(raw).__name__}")
     text = unicodedata.normalize("NFKC", raw).strip()
     if text.startswith(("/", "\\")) or re.match(r"^[a-zA-Z]:", text):
         raise InvalidTopicId(f"topic id {raw!r} is an absolute path; expected namespace/slug")
