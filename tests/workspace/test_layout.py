@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.errors import WorkspaceNotFound
+from memstrata.errors import WorkspaceError, WorkspaceNotFound
 from memstrata.workspace.layout import ENV_VAR, find_workspace, init_workspace
 
 
@@ -55,3 +55,35 @@ def test_a_missing_workspace_says_how_to_make_one(tmp_path: Path, monkeypatch):
         find_workspace(start=tmp_path)
     with pytest.raises(WorkspaceNotFound, match=str(tmp_path / "nope")):
         find_workspace(tmp_path / "nope")
+
+
+@pytest.mark.parametrize(
+    ("in_the_way", "said"),
+    [
+        ("memory", "a file"),
+        ("raw", "a file"),
+        (".memstrata", "a file"),
+        ("memory/topics", "a file"),
+    ],
+)
+def test_a_file_where_init_needs_a_folder_is_named_and_nothing_is_made(
+    tmp_path: Path, in_the_way: str, said: str
+):
+    root = tmp_path / "ws"
+    (root / in_the_way).parent.mkdir(parents=True)
+    (root / in_the_way).write_text("a note\n")
+    before = sorted(path.relative_to(root).as_posix() for path in root.rglob("*"))
+
+    with pytest.raises(WorkspaceError, match=f"^{root / in_the_way}: {said} where the workspace"):
+        init_workspace(root)
+
+    assert sorted(path.relative_to(root).as_posix() for path in root.rglob("*")) == before
+
+
+def test_a_link_to_nothing_where_init_needs_a_folder_is_named(tmp_path: Path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "memory").symlink_to(tmp_path / "gone")
+
+    with pytest.raises(WorkspaceError, match="memory: a link to nothing where the workspace"):
+        init_workspace(root)

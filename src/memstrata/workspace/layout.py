@@ -141,8 +141,17 @@ def init_workspace(root: Path, config: Config | None = None) -> Workspace:
     """
     workspace = Workspace(root.resolve())
     _refuse_nesting(workspace.root)
+    folders = (workspace.topics_dir, workspace.raw_dir, workspace.state_dir)
+    for folder in folders:  # all looked at first, so a refusal leaves the folder as it was
+        blocking = _file_in_the_way(folder, workspace.root)
+        if blocking is not None:
+            raise WorkspaceError(
+                f"{blocking}: {'a link to nothing' if blocking.is_symlink() else 'a file'} where "
+                "the workspace needs a folder; move it aside, then run init again (nothing was "
+                "changed)"
+            )
     try:
-        for folder in (workspace.topics_dir, workspace.raw_dir, workspace.state_dir):
+        for folder in folders:
             folder.mkdir(parents=True, exist_ok=True)
     except PermissionError as error:
         raise WorkspaceReadOnly(f"{error.filename}: cannot create ({error.strerror})") from error
@@ -154,6 +163,16 @@ def init_workspace(root: Path, config: Config | None = None) -> Workspace:
             write_atomic(path, text)
     load_config(workspace.config_path)  # a config kept as it was must still be one
     return workspace
+
+
+def _file_in_the_way(path: Path, root: Path) -> Path | None:
+    """The outermost thing that is there but no folder on the way from ``root`` to ``path``
+    (a file, or a link to nothing)."""
+    for step in (*reversed(path.parents), path):
+        there = step.exists() or step.is_symlink()
+        if step.is_relative_to(root) and there and not step.is_dir():
+            return step
+    return None
 
 
 #: the folders of a workspace that hold its files (a workspace is never laid out inside them)
