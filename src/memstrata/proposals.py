@@ -177,7 +177,7 @@ def parse_proposal(text: str, path: Path | str) -> Proposal:
     try:
         data = json.loads(match.group(1))
         sides = tuple(ProposalSide(**side) for side in data.pop("sides", ()))
-        return Proposal(sides=sides, **data)
+        proposal = Proposal(sides=sides, **data)
     except json.JSONDecodeError as error:
         # the line in the file, not in the block (whose own line and column would mislead)
         line = text[: match.start(1)].count("\n") + error.lineno
@@ -186,3 +186,27 @@ def parse_proposal(text: str, path: Path | str) -> Proposal:
     except TypeError as error:
         line = text[: match.start(1)].count("\n") + 1
         raise ParseError(path, line, f"bad proposal data: {error}") from error
+    wrong = _wrong_field(proposal, Path(path).stem)
+    if wrong:
+        raise ParseError(
+            path, text[: match.start(1)].count("\n") + 1, f"bad proposal data: {wrong}"
+        )
+    return proposal
+
+
+def _wrong_field(proposal: Proposal, file_id: str) -> str:
+    """What in a parsed proposal is not what memstrata writes (a hand edit), or ""; a status
+    or kind it does not know would hide the proposal from every list."""
+    if proposal.kind not in get_args(ProposalKind):
+        return f"kind {proposal.kind!r} is none of {', '.join(get_args(ProposalKind))}"
+    if proposal.status not in get_args(ProposalStatus):
+        return f"status {proposal.status!r} is none of {', '.join(get_args(ProposalStatus))}"
+    if _ID.match(file_id) and proposal.id != file_id:
+        return f"id {proposal.id!r} is not the file's name ({file_id})"
+    texts = [getattr(proposal, name) for name in ("created", "reason", "text", "source", "ruling")]
+    texts += [proposal.resolved]
+    for side in proposal.sides:
+        texts += [side.label, side.topic_id, side.text, side.observed, side.source]
+    if not all(isinstance(value, str) for value in texts):
+        return "a field that holds text holds something else"
+    return ""

@@ -74,3 +74,29 @@ def test_proposals_list_on_the_command_line_lists_the_good_ones(memory: Memory, 
         "p-abcdefabcd",
     ]
     assert f"problem: {broken}: proposal has no memstrata data block" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (('"status": "open"', '"status": "maybe"'), "status 'maybe' is none of open, accepted"),
+        (('"kind": "conflict"', '"kind": "fight"'), "kind 'fight' is none of conflict, quarantine"),
+        (('"id": "p-abcdefabcd"', '"id": "p-0000000000"'), "id 'p-0000000000' is not the file"),
+        (('"reason": "Ann\'s coffee"', '"reason": 5'), "a field that holds text holds something"),
+    ],
+    ids=["status", "kind", "id", "reason"],
+)
+def test_a_hand_edit_memstrata_would_never_write_is_named_not_hidden_from_every_list(
+    memory: Memory, edit: tuple[str, str], said: str
+):
+    memory.proposal_store.put(CONFLICT)
+    path = memory.proposal_store.path(CONFLICT.id)
+    text = path.read_text()
+    assert edit[0] in text
+    path.write_text(text.replace(edit[0], edit[1]))
+
+    listing = memory.proposal_store.read_all()
+
+    assert listing.proposals == ()
+    [problem] = listing.problems
+    assert problem.path == str(path) and problem.message.startswith(f"bad proposal data: {said}")
