@@ -65,7 +65,7 @@ def write_intent(memory: Memory) -> Path:
         content_hash("Design director.", "", "active"),
     )
     path = store._intent_path("people/ann")
-    meta = meta_to_dict(TopicMeta(created="x", updated="2025-11-27T11:00:00Z"))
+    meta = meta_to_dict(TopicMeta(created="2025-11-27T10:00:00Z", updated="2025-11-27T11:00:00Z"))
     intent = {
         "topic": "people/ann",
         "summary": "Design director.",

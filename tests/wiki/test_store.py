@@ -142,6 +142,44 @@ def test_a_broken_meta_json_is_reported_with_its_file_and_never_rewritten(memory
     assert any("meta.json" in problem.path for problem in report.problems)
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("observed", "yesterday", "observed 'yesterday' is no time: write it like 2025-11-27"),
+        ("created", 1764237600, "created 1764237600 is no time"),
+        ("confidence", 7, "confidence 7 is not a number from 0 to 1"),
+        ("confidence", "high", "confidence 'high' is not a number from 0 to 1"),
+    ],
+)
+def test_a_hand_edited_time_or_confidence_that_is_none_is_a_problem_named_by_its_file(
+    memory: Memory, field: str, value: object, said: str
+):
+    memory.write_topic("people/ann", "Design lead.")
+    meta_path = memory.workspace.topic_dir("people/ann") / "meta.json"
+    meta_path.write_text(json.dumps({**json.loads(meta_path.read_text()), field: value}))
+
+    [problem] = memory.sync().problems
+
+    assert problem.path.endswith("people/ann/meta.json")
+    assert problem.message.startswith(f"bad field value: {said}")
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [("2025-11-27", "2025-11-27T00:00:00Z"), ("2025-11-27T12:00:00+02:00", "2025-11-27T10:00:00Z")],
+)
+def test_a_hand_typed_time_in_another_iso_form_is_read_as_utc(
+    memory: Memory, typed: str, read: str
+):
+    """The gate and the gardener compare stated times as text, so every one is read in the
+    form memstrata writes."""
+    memory.write_topic("people/ann", "Design lead.")
+    meta_path = memory.workspace.topic_dir("people/ann") / "meta.json"
+    meta_path.write_text(json.dumps({**json.loads(meta_path.read_text()), "observed": typed}))
+
+    assert memory.get_topic("people/ann").meta.observed == read
+
+
 def test_unknown_keys_in_meta_json_survive_our_rewrites(memory: Memory):
     memory.write_topic("people/ann", "Design lead.")
     meta_path = memory.workspace.topic_dir("people/ann") / "meta.json"
@@ -175,7 +213,9 @@ def test_a_pending_intent_left_by_a_killed_writer_is_rolled_forward(memory: Memo
             "topic": "people/ann",
             "summary": "Design director.",
             "detail": "",
-            "meta": meta_to_dict(TopicMeta(created="x", updated="2025-11-27T11:00:00Z")),
+            "meta": meta_to_dict(
+                TopicMeta(created="2025-11-27T10:00:00Z", updated="2025-11-27T11:00:00Z")
+            ),
             "entry": asdict(entry),
         },
     )

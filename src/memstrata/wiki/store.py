@@ -26,12 +26,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from memstrata.clock import Clock, system_now, to_iso
+from memstrata.clock import Clock, parse_time, system_now, to_iso
 from memstrata.config import TopicsConfig
 from memstrata.errors import CapExceeded, InputError, InvalidTopicId, ParseError, TopicNotFound
 from memstrata.model import (
@@ -636,8 +637,8 @@ def meta_from_dict(raw: dict[str, Any], path: Path | str = "meta.json") -> Topic
     try:
         return TopicMeta(
             state=state,
-            created=str(raw.get("created", "")),
-            updated=str(raw.get("updated", "")),
+            created=_time(raw, "created"),
+            updated=_time(raw, "updated"),
             refs=int(raw.get("refs", 0)),
             access_count=int(raw.get("access_count", 0)),
             owner_agent=str(raw.get("owner_agent", "")),
@@ -645,17 +646,40 @@ def meta_from_dict(raw: dict[str, Any], path: Path | str = "meta.json") -> Topic
             lineage=_strings(raw.get("lineage", ())),
             kind=str(raw.get("kind", "")),
             entities=_strings(raw.get("entities", ())),
-            confidence=None if raw.get("confidence") is None else float(raw["confidence"]),
-            observed=str(raw.get("observed", "")),
+            confidence=_confidence(raw.get("confidence")),
+            observed=_time(raw, "observed"),
             superseded_by=str(raw.get("superseded_by", "")),
             supersedes=_strings(raw.get("supersedes", ())),
             conflicts_with=_strings(raw.get("conflicts_with", ())),
             importance=_importance(raw.get("importance", IMPORTANCE_DEFAULT)),
             pinned=_flag(raw.get("pinned", False)),
-            decayed=str(raw.get("decayed", "")),
+            decayed=_time(raw, "decayed"),
         )
     except (TypeError, ValueError) as error:
         raise ParseError(path, None, f"bad field value: {error}") from error
+
+
+#: how memstrata writes a time; another ISO 8601 form a person typed is read into it
+_ISO_UTC = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+
+
+def _time(raw: dict[str, Any], key: str) -> str:
+    """A time field as ISO 8601 UTC (the gate and the gardener compare these as text), or ""."""
+    value = raw.get(key, "")
+    if value == "" or (isinstance(value, str) and _ISO_UTC.fullmatch(value)):
+        return value
+    moment = parse_time(value) if isinstance(value, str) else None
+    if moment is None:
+        raise ValueError(f"{key} {value!r} is no time: write it like 2025-11-27T10:00:00Z")
+    return to_iso(moment)
+
+
+def _confidence(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValueError(f"confidence {value!r} is not a number from 0 to 1")
+    return float(value)
 
 
 def _importance(value: Any) -> int:
