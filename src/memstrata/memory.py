@@ -975,19 +975,20 @@ class Memory:
         included, when the caller knows it) lets the metrics say what share of the turn memory
         took; one smaller than the injection is an :class:`~memstrata.errors.InputError`.
         """
+        report = self.rules()
         rules = [
             ContextItem("rules", item.path, item.injected, pinned=item.pinned)
-            for item in self.rules().files
+            for item in report.files
             if item.injected
         ]
         recall_items = []
         hits = 0
-        notes: tuple[str, ...] = ()
+        notes: tuple[str, ...] = tuple(report.mended)
         with self._one_refresh():
             view = self.index_view()
             if query:
                 recalled = self.recall(query, k=k, record_metric=False)
-                hits, notes = len(recalled.items), recalled.notes
+                hits, notes = len(recalled.items), (*notes, *recalled.notes)
                 recall_items = [
                     ContextItem("recall", item.source, recall_line(item)) for item in recalled.items
                 ]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from memstrata.config import Config
+from memstrata.errors import InputError
 from memstrata.workspace.layout import Workspace
-from memstrata.workspace.textfile import read_text
+from memstrata.workspace.textfile import decode_mending
 
 #: the one rules file the context may leave out when the rules are over budget
 SESSION_STATE = "memory/SESSION-STATE.md"
@@ -19,6 +21,8 @@ class RulesFile:
     path: str
     text: str
     exists: bool
+    #: lines (from 1) whose bytes are no UTF-8, read with U+FFFD in their place
+    mended_lines: tuple[int, ...] = ()
 
     @property
     def chars(self) -> int:
@@ -66,6 +70,20 @@ class RulesReport:
         return next((item.chars for item in self.files if item.path == "MEMORY.md"), 0)
 
     @property
+    def mended(self) -> list[str]:
+        """A note for each rules file holding bytes that are no UTF-8 (injected mended)."""
+        notes = []
+        for item in self.files:
+            if item.mended_lines:
+                first, *more = item.mended_lines
+                also = f" (also line {', '.join(map(str, more))})" if more else ""
+                notes.append(
+                    f"{item.path}:{first}: invalid UTF-8{also}, injected with U+FFFD in its "
+                    "place: save the file as UTF-8"
+                )
+        return notes
+
+    @property
     def warnings(self) -> list[str]:
         notes = []
         budget = self.resident_budget_bytes
@@ -80,6 +98,7 @@ class RulesReport:
                 f"the rules files take {self.total_bytes} bytes in the context, over the "
                 f"resident budget of {budget}: the context leaves out {SESSION_STATE}"
             )
+        notes.extend(self.mended)
         if self.memory_chars > self.memory_cap_chars:
             notes.append(
                 f"MEMORY.md is {self.memory_chars} chars, over its {self.memory_cap_chars}-char "
@@ -89,10 +108,21 @@ class RulesReport:
 
 
 def read_rules(workspace: Workspace, config: Config) -> RulesReport:
-    """Read every rules file that exists (missing ones count as empty)."""
+    """Read every rules file that exists (missing ones count as empty).
+
+    A byte that is no UTF-8 (a file saved as Latin-1 by an editor) is read as U+FFFD and
+    named in :attr:`RulesReport.warnings`: failing would leave every turn without its rules.
+    """
     files = []
     for path in workspace.rules_paths():
         exists = path.is_file()
-        text = read_text(path) if exists else ""
-        files.append(RulesFile(workspace.relative(path), text, exists))
+        text, mended = decode_mending(_read_bytes(path)) if exists else ("", ())
+        files.append(RulesFile(workspace.relative(path), text, exists, mended))
     return RulesReport(tuple(files), config.budgets.resident_bytes, config.rules.memory_max_chars)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except PermissionError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from error

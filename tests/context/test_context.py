@@ -191,3 +191,20 @@ def test_rules_saved_with_crlf_line_ends_are_injected_with_plain_newlines(worksp
 
     assert "\r" not in text
     assert "## prompt/USER.md\n# User\n\nPrefers short answers.\n" in text
+
+
+def test_a_rules_file_saved_in_latin_1_is_injected_mended_and_named_not_dropped(workspace: Path):
+    """One byte that is no UTF-8 (an editor saving "café" as Latin-1) used to fail the whole
+    context: every turn went without its rules, and status failed too."""
+    (workspace / "prompt" / "USER.md").write_bytes(b"# User\n\nLikes caf\xe9.\nok\nna\xefve\n")
+    with Memory(workspace, embeddings=False) as memory:
+        compiled = memory.context()
+        warnings = memory.status().rules.warnings
+
+    said = "prompt/USER.md:3: invalid UTF-8 (also line 5), injected with U+FFFD in its place"
+    assert "Likes caf\ufffd.\nok\nna\ufffdve" in compiled.text
+    assert "## prompt/SOUL.md" in compiled.text and "## MEMORY.md" in compiled.text
+    assert [note for note in compiled.notes if "USER.md" in note] == [
+        f"{said}: save the file as UTF-8"
+    ]
+    assert f"{said}: save the file as UTF-8" in warnings
