@@ -70,6 +70,17 @@ def test_an_invalid_utf8_summary_file_names_file_and_line(ws: Path, tmp_path: Pa
     assert snapshot(ws) == before
 
 
+@pytest.mark.parametrize("source", ["/dev/zero", "-"])
+def test_a_summary_that_never_ends_is_refused_after_a_megabyte(ws: Path, source: str):
+    before = snapshot(ws)
+    result = run(
+        "--workspace", str(ws), "topic", "write", "people/ann", "--summary-file", source,
+        stdin="a" * 2_000_000,
+    )  # fmt: skip
+    assert_one_line_error(result, "over 1,048,576 bytes", "nothing was written")
+    assert snapshot(ws) == before
+
+
 @pytest.mark.parametrize(
     "command",
     [

@@ -1,6 +1,9 @@
 """The CLI through real subprocesses (and click's runner where that is enough)."""
 
+import contextlib
 import json
+import os
+import threading
 from pathlib import Path
 
 import click
@@ -265,3 +268,30 @@ def test_topic_list_keeps_its_columns_with_long_and_chinese_ids(ws: Path):
 
     columns = {display_width(line.split("active")[0]) for line in lines}
     assert len(lines) == 2 and len(columns) == 1
+
+
+def _feed(fifo: Path, text: str) -> None:
+    with contextlib.suppress(OSError):  # the reader went away: the test says what that means
+        fifo.write_text(text)
+
+
+def test_topic_write_reads_a_pipe_as_bash_hands_on_for_process_substitution(
+    ws: Path, tmp_path: Path
+):
+    """``--summary-file <(make-summary)`` passes a pipe such as /dev/fd/63, which is no
+    regular file; it used to be refused as 'no such file'."""
+    fifo = tmp_path / "summary.pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=_feed, args=(fifo, "# Ann\nPrefers cortado.\n"), daemon=True)
+    writer.start()
+    result = run(
+        "--workspace", str(ws), "topic", "write", "people/ann", "--summary-file", str(fifo)
+    )
+    if writer.is_alive():  # nobody opened the pipe: release the writer
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+    writer.join(timeout=30)
+
+    assert result.returncode == 0, result.stderr
+    assert (ws / "memory" / "topics" / "people" / "ann" / "summary.md").read_text() == (
+        "# Ann\nPrefers cortado.\n"
+    )

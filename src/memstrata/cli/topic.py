@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 
@@ -175,14 +176,35 @@ def write(
         )
 
 
+#: far over any cap (a summary holds 1,000 characters, a detail 8,000): reading stops here, so
+#: a device that never ends (/dev/zero) is refused instead of filling memory
+MAX_INPUT_BYTES = 1 << 20
+
+
 def _read_input(path: Path) -> str:
+    """A file, a pipe (``<(…)`` is one) or ``-`` for stdin, read as UTF-8."""
     if str(path) == "-":
-        return decode_text(sys.stdin.buffer.read(), "<stdin>")
+        return decode_text(_read_bounded(sys.stdin.buffer, "<stdin>"), "<stdin>")
     if path.is_dir():
         raise InputError(f"{path}: a folder, not a file")
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: no such file")
-    return decode_text(path.read_bytes(), path)
+    try:
+        with path.open("rb") as handle:
+            data = _read_bounded(handle, str(path))
+    except PermissionError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from error
+    return decode_text(data, path)
+
+
+def _read_bounded(handle: BinaryIO, name: str) -> bytes:
+    data = handle.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(
+            f"{name}: over {MAX_INPUT_BYTES:,} bytes, far more than a topic holds; nothing was "
+            "written"
+        )
+    return data
 
 
 COMMANDS = (topic,)
