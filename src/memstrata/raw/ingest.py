@@ -105,8 +105,15 @@ def collect_files(paths: Iterable[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             found.extend(sorted(_walk(path)))
-        elif path.exists():
+        elif path.is_file():
             found.append(path)
+        elif path.exists():
+            # a transcript is read twice (its format, then its turns) and marked by its size:
+            # a pipe or a device has neither a second reading nor a size
+            raise InputError(
+                f"{path}: not a regular file (a pipe or a device); save the transcript to a "
+                "file and import that"
+            )
         else:
             raise InputError(f"{path}: no such file or folder")
     return found
