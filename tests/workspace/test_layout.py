@@ -87,3 +87,14 @@ def test_a_link_to_nothing_where_init_needs_a_folder_is_named(tmp_path: Path):
 
     with pytest.raises(WorkspaceError, match="memory: a link to nothing where the workspace"):
         init_workspace(root)
+
+
+def test_a_folder_named_memstrata_toml_is_named_by_init_and_by_discovery(tmp_path: Path):
+    root = tmp_path / "ws"
+    (root / "memstrata.toml").mkdir(parents=True)
+
+    with pytest.raises(WorkspaceError, match=r"memstrata\.toml: a folder where the settings file"):
+        init_workspace(root)
+    with pytest.raises(WorkspaceNotFound, match=r"memstrata\.toml: a folder where the workspace's"):
+        find_workspace(root)
+    assert sorted(path.name for path in root.iterdir()) == ["memstrata.toml"]

@@ -141,6 +141,11 @@ def init_workspace(root: Path, config: Config | None = None) -> Workspace:
     """
     workspace = Workspace(root.resolve())
     _refuse_nesting(workspace.root)
+    if workspace.config_path.is_dir():
+        raise WorkspaceError(
+            f"{workspace.config_path}: a folder where the settings file belongs; move it aside, "
+            "then run init again (nothing was changed)"
+        )
     folders = (workspace.topics_dir, workspace.raw_dir, workspace.state_dir)
     for folder in folders:  # all looked at first, so a refusal leaves the folder as it was
         blocking = _file_in_the_way(folder, workspace.root)
@@ -219,6 +224,11 @@ def _require_workspace(path: Path, origin: str) -> Workspace:
         )
     if root.exists() and not root.is_dir():
         raise WorkspaceNotFound(f"{root}: a file, not a workspace folder (from {origin})")
+    if (root / CONFIG_NAME).is_dir():
+        raise WorkspaceNotFound(
+            f"{root / CONFIG_NAME}: a folder where the workspace's settings file belongs (from "
+            f"{origin}); move it aside, then run 'memstrata init {path}'"
+        )
     raise WorkspaceNotFound(
         f"{root}: not a memstrata workspace (no {CONFIG_NAME}; from {origin}); "
         f"run 'memstrata init {path}'"
