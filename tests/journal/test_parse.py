@@ -67,6 +67,21 @@ def test_malformed_retain_bullets_are_reported_by_line_and_the_rest_still_parses
     assert any(entry.text == "went to the gym" for entry in parsed.entries)
 
 
+@pytest.mark.parametrize("bullet", ["- W @Ann:", "- O(c=0.5) @Ann @Bob:  ", "- W @Ann, @Bob."])
+def test_a_retain_bullet_that_names_someone_and_says_nothing_is_a_problem_not_a_fact(bullet):
+    """It was promoted as a topic whose whole summary is '@Ann:'."""
+    parsed = parse_journal(
+        f"# 2025-11-27\n\n## Retain\n{bullet}\n- W @Ann: likes tea\n", "d.md", "2025-11-27"
+    )
+
+    assert [fact.text for fact in parsed.facts] == ["@Ann: likes tea"]
+    [problem] = parsed.problems
+    assert (problem.line, problem.message) == (
+        4,
+        "retain bullet names who it is about but says nothing",
+    )
+
+
 def test_bullets_outside_retain_are_never_facts():
     parsed = parse_journal("- W not a fact here\n", "memory/2025-11-27.md", "2025-11-27")
     assert parsed.facts == ()

@@ -40,8 +40,10 @@ from memstrata.sqlite import (
 )
 
 #: 9: FTS text is NFKC-normalised (see memstrata.fts); 10: ``topics_held``; 11: a mention
-#: keeps an apostrophe inside its name (``@O'Brien`` was ``o``; see journal.parse.MENTION)
-SCHEMA_VERSION = "11"
+#: keeps an apostrophe inside its name (``@O'Brien`` was ``o``; see journal.parse.MENTION);
+#: 12: meta.json times are read as ISO UTC, and a retain bullet that names someone and says
+#: nothing is a problem, not a fact
+SCHEMA_VERSION = "12"
 #: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
 SEED_MAX_BYTES = 128 * 1024 * 1024
 

@@ -185,6 +185,8 @@ def _parse_fact(block: _Block, source: str, day: str) -> Fact | Problem:
     text = (match.group("text") + block.text[len(first) :]).strip()
     if not text:
         return Problem(source, block.line, "retain bullet has no text after its kind")
+    if not MENTION.sub("", text).strip(" \t:;,.-–—"):  # "- W @Ann:": a name, nothing said
+        return Problem(source, block.line, "retain bullet names who it is about but says nothing")
     return Fact(
         kind=KIND_LETTERS[letter],
         text=text,
