@@ -259,8 +259,11 @@ def _sync_topics(
     root = str(workspace.topics_dir)
     for name in topics.folder_names() if only is None else only:
         stamp = stamp_files(f"{root}/{name}", (SUMMARY, DETAIL, META))
-        if stamp.startswith("-|"):
-            continue  # no summary.md: not a topic, or removed since
+        if stamp.startswith("-|"):  # no summary.md: not a topic, removed since, or lost
+            lost = topics.lost_summary(name)
+            if lost is not None:
+                report.problems.append(lost)
+            continue
         if known.get(f"topic:{name}") == stamp:
             seen.add(f"topic:{name}")  # indexed under this name: a valid id, unchanged
             continue

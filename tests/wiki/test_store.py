@@ -180,6 +180,26 @@ def test_a_hand_typed_time_in_another_iso_form_is_read_as_utc(
     assert memory.get_topic("people/ann").meta.observed == read
 
 
+def test_a_topic_whose_summary_was_moved_away_is_named_until_it_is_back(memory: Memory):
+    """It vanished from every list, recall and status without a word."""
+    memory.write_topic("people/ann", "Design lead.")
+    memory.write_topic("people/bob", "Backend lead.")
+    summary = memory.workspace.topic_dir("people/ann") / "summary.md"
+    summary.rename(summary.with_name("summary.md.bak"))
+
+    problems = memory.sync().problems
+    listed = memory.topics.read_all()
+
+    said = "holds meta.json and history.jsonl but no summary.md, so the topic is not read"
+    assert [(p.topic, p.message.split(":")[0]) for p in problems] == [("people/ann", said)]
+    assert [topic.id for topic in listed.topics] == ["people/bob"]
+    assert [p.topic for p in listed.problems] == ["people/ann"]
+
+    summary.with_name("summary.md.bak").rename(summary)
+    assert memory.sync().problems == []
+    assert memory.get_topic("people/ann").summary == "Design lead."
+
+
 def test_unknown_keys_in_meta_json_survive_our_rewrites(memory: Memory):
     memory.write_topic("people/ann", "Design lead.")
     meta_path = memory.workspace.topic_dir("people/ann") / "meta.json"

@@ -139,18 +139,39 @@ class TopicStore:
 
     def scan(self) -> tuple[list[str], list[Problem]]:
         """Every topic id on disk, sorted, and a problem for each topic folder (one holding a
-        ``summary.md``) whose name is not a topic id."""
+        ``summary.md``) whose name is not a topic id, and for each that lost its summary.md
+        but keeps its meta.json or history.jsonl (memstrata writes the summary first and never
+        deletes it: a person moved or deleted it)."""
         ids: set[str] = set()
         problems: list[Problem] = []
         root = self.workspace.topics_dir
         for name in self.folder_names():
             if not os.path.isfile(f"{root}/{name}/{SUMMARY}"):
+                lost = self.lost_summary(name)
+                if lost is not None:
+                    problems.append(lost)
                 continue
             try:
                 ids.add(self.id_of_folder(name))
             except ParseError as error:
                 problems.append(Problem(error.path, None, error.problem, name))
         return sorted(ids), problems
+
+    def lost_summary(self, name: str) -> Problem | None:
+        """A problem when the folder ``namespace/slug`` (no ``summary.md`` in it) keeps its
+        meta.json or history.jsonl: a topic whose summary a person moved or deleted, since
+        memstrata writes the summary first and never deletes it. ``None`` for any other folder."""
+        folder = self.workspace.topics_dir / name
+        kept = [file for file in (META, HISTORY) if (folder / file).is_file()]
+        if not kept:
+            return None
+        return Problem(
+            _shown(folder),
+            None,
+            f"holds {' and '.join(kept)} but no {SUMMARY}, so the topic is not read: put its "
+            f"{SUMMARY} back (its {HISTORY} lists its changes)",
+            name,
+        )
 
     def folder_names(self) -> list[str]:
         """``namespace/slug`` of every folder two levels under ``memory/topics/``, as named on
