@@ -48,6 +48,18 @@ def parse_time(text: str | float | int | None) -> datetime | None:
     return moment.astimezone(UTC)
 
 
+def stated_iso(value: object) -> str | None:
+    """A stated time (ISO 8601 text, or a ``datetime``; naive is UTC) in the one form stored,
+    ``2025-11-27T10:00:00Z``; "" for ""; ``None`` for anything else, epoch numbers included
+    (a number where a person or a caller gives a time is a mistake, not a time)."""
+    if value == "":
+        return ""
+    if isinstance(value, datetime):
+        return to_iso(value)
+    moment = parse_time(value) if isinstance(value, str) else None
+    return to_iso(moment) if moment is not None else None
+
+
 def iso_or_empty(text: str | float | int | None) -> str:
     """Normalise any time we can parse to ISO UTC; ``""`` when we cannot."""
     moment = parse_time(text)

@@ -8,7 +8,6 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -70,7 +69,7 @@ from memstrata.model import (
 )
 from memstrata.proposals import ProposalStore
 from memstrata.providers.guarded import GuardedEmbedder
-from memstrata.raw.ingest import IngestReport, collect_files, ingest_files
+from memstrata.raw.ingest import IngestReport, collect_files, ingest_files, paths_named
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import Access, AccessLog
 from memstrata.recall.filters import RecallFilters
@@ -92,7 +91,7 @@ from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
-from memstrata.workspace.textfile import decode_mending, require_text, require_utf8
+from memstrata.workspace.textfile import read_mending, require_text, require_utf8
 
 if TYPE_CHECKING:
     # The gate is imported when first used: reads (and every hook) skip its import cost.
@@ -617,11 +616,7 @@ class Memory:
         """A journal day, whole: a line with bytes that are no UTF-8 is read with U+FFFD in
         their place and named as a problem, so one bad byte never hides the rest of the day."""
         day = day_of(path.name) or ""
-        try:
-            data = path.read_bytes()
-        except PermissionError as error:
-            raise InputError(f"{path}: cannot read ({error.strerror})") from error
-        text, bad = decode_mending(data)
+        text, bad = read_mending(path)
         source = self.workspace.relative(path)
         parsed = parse_journal(text, source, day)
         if not bad:
@@ -645,7 +640,7 @@ class Memory:
 
         ``files`` is ``files_to_ingest(paths)`` when the caller already walked the folders.
         """
-        named = _paths(paths)
+        named = paths_named(paths)
         files = list(files) if files is not None else collect_files(named)
         with self.lock.held():
             return ingest_files(
@@ -660,7 +655,7 @@ class Memory:
 
     def files_to_ingest(self, paths: Sequence[str | Path] | str | Path) -> list[Path]:
         """Every candidate transcript under ``paths`` (folders walked), in import order."""
-        return collect_files(_paths(paths))
+        return collect_files(paths_named(paths))
 
     # -- search and context --------------------------------------------------------------------
 
@@ -1084,8 +1079,6 @@ class Memory:
         """Make the workspace what it was in ``snapshot_id`` (the present is snapshotted first)."""
         from memstrata.maintain.snapshot import restore_snapshot
 
-        if not isinstance(snapshot_id, str):
-            raise InputError(f"a snapshot id is text (snap-…), not {type(snapshot_id).__name__}")
         return restore_snapshot(self, snapshot_id, self.clock(), dry_run)
 
     # -- status --------------------------------------------------------------------------------
@@ -1128,15 +1121,3 @@ class Memory:
 EMBEDDER_RETRY_S = 60.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
-
-
-def _paths(paths: Sequence[str | Path] | str | Path) -> list[Path]:
-    """Paths to import: one path (text or a ``Path``) is one, not the letters of its name."""
-    if isinstance(paths, str | os.PathLike):
-        paths = [paths]
-    found = []
-    for path in paths:
-        if not isinstance(path, str | os.PathLike):
-            raise InputError(f"a path to import is text or a Path, not {type(path).__name__}")
-        found.append(Path(path))
-    return found

@@ -15,6 +15,12 @@ TOPIC_STATES: tuple[TopicState, ...] = ("active", "conflict", "superseded", "arc
 FactKind = Literal["world", "experience", "opinion", "observation"]
 FACT_KINDS: tuple[FactKind, ...] = ("world", "experience", "opinion", "observation")
 
+
+def is_confidence(value: object) -> bool:
+    """Whether ``value`` is a confidence: a number from 0 to 1 (not a bool, not NaN)."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and 0 <= value <= 1
+
+
 Stratum = Literal["wiki", "journal", "raw"]
 
 

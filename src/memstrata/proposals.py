@@ -203,8 +203,8 @@ def _wrong_field(proposal: Proposal, file_id: str) -> str:
         return f"status {proposal.status!r} is none of {', '.join(get_args(ProposalStatus))}"
     if _ID.match(file_id) and proposal.id != file_id:
         return f"id {proposal.id!r} is not the file's name ({file_id})"
-    texts = [getattr(proposal, name) for name in ("created", "reason", "text", "source", "ruling")]
-    texts += [proposal.resolved]
+    fields = ("created", "reason", "text", "source", "ruling", "resolved")
+    texts = [getattr(proposal, name) for name in fields]
     for side in proposal.sides:
         texts += [side.label, side.topic_id, side.text, side.observed, side.source]
     if not all(isinstance(value, str) for value in texts):

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from memstrata.config import Config
-from memstrata.errors import InputError
 from memstrata.workspace.layout import Workspace
-from memstrata.workspace.textfile import decode_mending
+from memstrata.workspace.textfile import read_mending
 
 #: the one rules file the context may leave out when the rules are over budget
 SESSION_STATE = "memory/SESSION-STATE.md"
@@ -116,13 +114,6 @@ def read_rules(workspace: Workspace, config: Config) -> RulesReport:
     files = []
     for path in workspace.rules_paths():
         exists = path.is_file()
-        text, mended = decode_mending(_read_bytes(path)) if exists else ("", ())
+        text, mended = read_mending(path) if exists else ("", ())
         files.append(RulesFile(workspace.relative(path), text, exists, mended))
     return RulesReport(tuple(files), config.budgets.resident_bytes, config.rules.memory_max_chars)
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except PermissionError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror})") from error

@@ -132,10 +132,6 @@ class Gate:
         unstorable = _unstorable_field(candidate)
         if unstorable:
             return Rejected(unstorable, dry_run)
-        # a blank name (``--entity ""``) names nobody: dropped, not stored as an entity
-        candidate = replace(
-            candidate, entities=tuple(name.strip() for name in candidate.entities if name.strip())
-        )
         redaction = redact_secrets(text)
         text = redaction.text
         candidate, in_fields = _without_secrets(candidate)

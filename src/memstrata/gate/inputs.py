@@ -10,13 +10,11 @@ orders statements by comparing it as text.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
-from math import isfinite
 
-from memstrata.clock import parse_time, to_iso
+from memstrata.clock import stated_iso
 from memstrata.errors import InputError
 from memstrata.gate.admit import Candidate
-from memstrata.model import FACT_KINDS, FactKind
+from memstrata.model import FACT_KINDS, FactKind, is_confidence
 
 
 def checked_candidate(
@@ -32,7 +30,8 @@ def checked_candidate(
     actor: object = "agent",
 ) -> Candidate:
     """A :class:`Candidate` of these arguments, or an :class:`InputError` naming the first
-    one that is not what it must be. A single string as ``entities`` is one name."""
+    one that is not what it must be. A single string as ``entities`` is one name; a blank one
+    is dropped."""
     if not isinstance(text, str | bytes):
         raise InputError(f"text must be a str (or UTF-8 bytes), not {type(text).__name__}")
     for name, value in (("topic", topic), ("supersedes", supersedes)):
@@ -73,33 +72,24 @@ def _names(entities: object) -> tuple[str, ...]:
     for name in names:
         if not isinstance(name, str):
             raise InputError(f"an entity is a name (text), not {type(name).__name__} {name!r}")
-    return names
+    # a blank name (``--entity ""``) names nobody: dropped, not stored as an entity
+    return tuple(name.strip() for name in names if name.strip())
 
 
 def checked_confidence(confidence: object) -> float | None:
     """A confidence: a number from 0 to 1, or None."""
     if confidence is None:
         return None
-    if (
-        isinstance(confidence, bool)
-        or not isinstance(confidence, int | float)
-        or not isfinite(confidence)
-        or not 0 <= confidence <= 1
-    ):
+    if not is_confidence(confidence):
         raise InputError(f"confidence is a number from 0 to 1, not {confidence!r}")
     return float(confidence)
 
 
 def _time(observed: object) -> str:
-    """``observed`` (ISO 8601 text or a ``datetime``; naive is UTC) as ISO 8601 UTC
-    (``2025-11-27T10:00:00Z``), or "" for now."""
-    if observed == "":
-        return ""
-    if isinstance(observed, datetime):
-        return to_iso(observed if observed.tzinfo else observed.replace(tzinfo=UTC))
-    moment = parse_time(observed) if isinstance(observed, str) else None
-    if moment is None:
+    """``observed`` as ISO 8601 UTC, or "" for now."""
+    stated = stated_iso(observed)
+    if stated is None:
         raise InputError(
             f"observed is an ISO 8601 time such as 2025-11-27T10:00:00Z, not {observed!r}"
         )
-    return to_iso(moment)
+    return stated

@@ -214,6 +214,8 @@ def restore_snapshot(
     """Make the canonical files (and the raw database) what they were in ``snapshot_id``."""
     workspace = memory.workspace
     paths = GardenPaths(workspace)
+    if not isinstance(snapshot_id, str):
+        raise InputError(f"a snapshot id is text (snap-…), not {type(snapshot_id).__name__}")
     source = paths.snapshots / snapshot_id
     if snapshot_id.startswith(".") or not (source / MANIFEST).is_file():
         raise InputError(

@@ -364,11 +364,9 @@ def _sessions_since(raw_db: Path, since: str) -> list[sqlite3.Row]:
             " GROUP BY s.id HAVING MAX(t.time) >= ? ORDER BY last, s.id",
             (since,),
         ).fetchall()
-    except sqlite3.OperationalError as error:
+    except sqlite3.DatabaseError as error:
         if "no such table" in str(error):
             return []
-        raise RawStoreDamaged(raw_db, f"not a usable raw sessions database ({error})") from error
-    except sqlite3.DatabaseError as error:
         raise RawStoreDamaged(raw_db, f"not a usable raw sessions database ({error})") from error
     finally:
         connection.close()

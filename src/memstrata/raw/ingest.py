@@ -15,6 +15,7 @@ not look like it) are read again next time.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -97,6 +98,19 @@ def _valid_json(redacted: str) -> str:
     except json.JSONDecodeError:
         return "[]"
     return redacted
+
+
+def paths_named(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
+    """The paths a caller named to import: one path (text or a ``Path``) is one, not the
+    letters of its name; anything else is an :class:`InputError`."""
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]
+    found = []
+    for path in paths:
+        if not isinstance(path, str | os.PathLike):
+            raise InputError(f"a path to import is text or a Path, not {type(path).__name__}")
+        found.append(Path(path))
+    return found
 
 
 def collect_files(paths: Iterable[Path]) -> list[Path]:

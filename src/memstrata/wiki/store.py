@@ -26,13 +26,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from memstrata.clock import Clock, parse_time, system_now, to_iso
+from memstrata.clock import Clock, stated_iso, system_now, to_iso
 from memstrata.config import TopicsConfig
 from memstrata.errors import CapExceeded, InputError, InvalidTopicId, ParseError, TopicNotFound
 from memstrata.model import (
@@ -45,6 +44,7 @@ from memstrata.model import (
     Topic,
     TopicMeta,
     TopicState,
+    is_confidence,
 )
 from memstrata.wiki.index_file import update_index_file
 from memstrata.wiki.text import content_hash, title_of
@@ -680,25 +680,19 @@ def meta_from_dict(raw: dict[str, Any], path: Path | str = "meta.json") -> Topic
         raise ParseError(path, None, f"bad field value: {error}") from error
 
 
-#: how memstrata writes a time; another ISO 8601 form a person typed is read into it
-_ISO_UTC = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
-
-
 def _time(raw: dict[str, Any], key: str) -> str:
-    """A time field as ISO 8601 UTC (the gate and the gardener compare these as text), or ""."""
-    value = raw.get(key, "")
-    if value == "" or (isinstance(value, str) and _ISO_UTC.fullmatch(value)):
-        return value
-    moment = parse_time(value) if isinstance(value, str) else None
-    if moment is None:
-        raise ValueError(f"{key} {value!r} is no time: write it like 2025-11-27T10:00:00Z")
-    return to_iso(moment)
+    """A time field as ISO 8601 UTC, another ISO form a person typed read into it (the gate
+    and the gardener compare these as text), or ""."""
+    stated = stated_iso(raw.get(key, ""))
+    if stated is None:
+        raise ValueError(f"{key} {raw[key]!r} is no time: write it like 2025-11-27T10:00:00Z")
+    return stated
 
 
 def _confidence(value: Any) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+    if not is_confidence(value):
         raise ValueError(f"confidence {value!r} is not a number from 0 to 1")
     return float(value)
 

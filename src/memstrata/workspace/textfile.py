@@ -51,11 +51,20 @@ def mend_utf8(text: str) -> str:
 
 def read_text(path: Path) -> str:
     """Read ``path`` as UTF-8; invalid bytes are a :class:`ParseError` naming the line."""
+    return decode_text(_read_bytes(path), path)
+
+
+def read_mending(path: Path) -> tuple[str, tuple[int, ...]]:
+    """Read ``path`` as :func:`decode_mending` does: the text, and the lines that held a byte
+    that is no UTF-8 (read as U+FFFD)."""
+    return decode_mending(_read_bytes(path))
+
+
+def _read_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except PermissionError as error:
         raise InputError(f"{path}: cannot read ({error.strerror})") from error
-    return decode_text(data, path)
 
 
 def decode_text(data: bytes, path: Path | str) -> str:
