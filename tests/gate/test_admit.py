@@ -149,6 +149,23 @@ def test_no_longer_is_an_update_not_a_contradiction(mem: Memory, clock: Clock):
     assert isinstance(mem.remember("Ann no longer likes jazz"), Superseded)
 
 
+def test_the_same_words_in_another_order_are_never_merged_away(mem: Memory, clock: Clock):
+    # Once, the new preference merged into the old as "the same words" and was lost.
+    old = mem.remember("Ann prefers tea over coffee")
+    clock.advance()
+    newer = mem.remember("Ann now prefers coffee over tea")
+    assert isinstance(newer, Superseded) and newer.old_id == old.topic_id
+    assert [item.content for item in mem.recall("what does Ann prefer").items] == [
+        "Ann now prefers coffee over tea"
+    ]
+
+    mem.remember("Bob reports to Carol")
+    other = mem.remember("Carol reports to Bob")
+    assert isinstance(other, Admitted)  # another statement: both kept
+    assert isinstance(mem.remember("Carol is taller than Bob"), Admitted)
+    assert isinstance(mem.remember("Bob is taller than Carol"), Conflicted)
+
+
 def test_an_update_written_in_the_same_second_supersedes(mem: Memory):
     # Times are kept to the second and the clock has not moved: arrival order decides.
     mem.remember("Deploys go out on Tuesdays after the standup")

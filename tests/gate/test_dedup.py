@@ -114,6 +114,37 @@ def test_the_same_statement_about_someone_else_is_unrelated(candidate, stored):
     assert relate(candidate, stored, cosine=0.99, threshold=0.5).kind == "unrelated"
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # a change marked: the newer order replaces the older
+        ("Ann now prefers coffee over tea", "Ann prefers tea over coffee", "update"),
+        ("Omar switched from Helix back to Vim", "Omar switched from Vim to Helix", "update"),
+        ("Bob is now taller than Ann", "Ann is taller than Bob", "update"),
+        # ranked the other way with no change marked: a human decides
+        ("Ann prefers coffee over tea", "Ann prefers tea over coffee", "contradiction"),
+        ("Ann strongly prefers coffee over tea", "Ann prefers tea over coffee", "contradiction"),
+        # another statement: both are kept
+        ("Carol reports to Bob", "Bob reports to Carol", "unrelated"),
+        ("Carol manages Bob", "Bob manages Carol", "unrelated"),
+        ("Ann now likes Bob", "Bob likes Ann", "unrelated"),
+        # the same parts: the voice, a listing order or a fronted thing changes none
+        ("Carol is managed by Bob", "Bob manages Carol", "duplicate"),
+        ("Ann likes tea and coffee", "Ann likes coffee and tea", "duplicate"),
+        ("Coffee is what Ann drinks", "Ann drinks coffee", "duplicate"),
+    ],
+)
+def test_the_same_words_with_two_parts_swapped_are_never_one_statement(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
+def test_a_swap_is_quoted_in_the_order_each_side_wrote_it():
+    reason = relate("Carol reports to Bob", "Bob reports to Carol").reason
+    assert reason == "the same words, two parts swapped (Bob … Carol → Carol … Bob)"
+    reason = relate("Ann now prefers coffee over tea", "Ann prefers tea over coffee").reason
+    assert reason == "the same words, two parts swapped (tea over coffee → coffee over tea)"
+
+
 def test_statements_in_different_languages_are_never_merged():
     relation = relate("Ann 喜欢爵士乐", "Ann likes jazz", cosine=1.0, threshold=0.5)
 

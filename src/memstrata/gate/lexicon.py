@@ -178,6 +178,14 @@ NEGATIONS = frozenset("""not no never none nothing nobody neither nor without ca
 CHANGE_MARKERS = frozenset(
     """now anymore nowadays currently recently lately instead since""".split()
 )
+# Prepositions that say what part the word after them plays: "reports *to* Carol", "moved *from*
+# Paris", "tea *over* coffee". The same words with these swapped say something else.
+ROLE_MARKERS = frozenset(
+    """from to over than by for with into onto at in on of before after above below under
+    against toward towards versus vs""".split()
+)
+# Of those, the ones that rank one thing against another: swapped, the two cannot both hold.
+RANKING_MARKERS = frozenset("over than above below".split())
 # Verbs that mark a change and are kept as content words.
 CHANGE_VERBS = frozenset("switch mov becom chang start".split())
 # Verbs that mark a change and negate what follows: "stopped eating meat" = no longer eats it.

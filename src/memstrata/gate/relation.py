@@ -14,13 +14,19 @@ has and the other lacks (Chinese compared by character, so word order is free):
   core that holds the predicate ("prefers cortado" / "prefers flat white"). Another predicate
   says another thing of the subject ("works in Berlin" / "lives in Berlin"), and so do
   Chinese characters of its own in several places of a statement (a value is one phrase):
-  unrelated. A detail only one side holds ("in March" / "12–14 March") is an addition, not a
-  change: the two are then compared on their words, as below.
-- **duplicate**: no detail differs (numbers, dates, names, relatives, negation), both texts are
-  in the same script, and at most one side has own words — two sides with words of their own
-  say different things. Then either neither side has own words (the same words), or, with an
-  embedder, the cosine clears its calibrated threshold (see :mod:`memstrata.gate.calibration`)
-  and the words overlap at least 0.5; without one, the words overlap at least 0.8.
+  unrelated. The same words with the parts of two swapped ("tea over coffee" / "coffee over
+  tea", "switched from Vim to Helix" / "from Helix to Vim"; see :mod:`memstrata.gate.roles`)
+  are an update when the candidate marks a change, else a contradiction when one ranks the two
+  ("over", "than"), else unrelated ("Bob reports to Carol" / "Carol reports to Bob"). A swap
+  that moves the subject is an update only when ranked ("Bob is now taller than Ann"). A
+  detail only one side holds ("in March" / "12–14 March") is an addition, not a change: the
+  two are then compared on their words, as below.
+- **duplicate**: no detail differs (numbers, dates, names, relatives, negation), no two words
+  swapped their parts, both texts are in the same script, and at most one side has own words —
+  two sides with words of their own say different things. Then either neither side has own
+  words (the same words), or, with an embedder, the cosine clears its calibrated threshold
+  (see :mod:`memstrata.gate.calibration`) and the words overlap at least 0.5; without one, the
+  words overlap at least 0.8.
   Cross-language pairs are never duplicates: there is no lexical check to confirm the cosine.
 - **unrelated**: anything else, including another subject ("Ann likes jazz" / "Peter likes
   jazz") or a relative ("Marco is allergic" / "Marco's son is allergic").
@@ -31,6 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from memstrata.gate.roles import swapped
 from memstrata.gate.statements import (
     Features,
     added_names,
@@ -40,6 +47,7 @@ from memstrata.gate.statements import (
     features_of,
     own_words,
     predicate_of,
+    quoted,
     scattered,
     shown_as_written,
     spelled,
@@ -115,6 +123,14 @@ def relate(
         if same_subject and overlap >= needed:
             return found("update", f"same statement, {changed_detail(a, b)}")
         return found("unrelated", f"different {difference}")
+    swap = swapped(a, b)
+    if swap is not None:
+        change = f"{_in_order(b, swap.words)} → {_in_order(a, swap.words)}"
+        if a.change_marked and (swap.ranking or not swap.subject):
+            return found("update", f"the same words, two parts swapped ({change})")
+        if swap.ranking:
+            return found("contradiction", f"the same words ranked the other way ({change})")
+        return found("unrelated", f"the same words, two parts swapped ({change})")
     if a.cjk != b.cjk:
         return found("unrelated", "different languages: no lexical check for a duplicate")
     if not own_a and not own_b:
@@ -143,6 +159,12 @@ def relate(
         changed = f"{spelled(b, own_b)} → {spelled(a, own_a)}"
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
+
+
+def _in_order(features: Features, words: frozenset[str]) -> str:
+    """``words`` as written and in the order written: "Bob … Carol", "tea over coffee"."""
+    shown = quoted(features, {("word", word) for word in words})
+    return " … ".join(shown or sorted(words))
 
 
 def _named_apart(a: Features, b: Features) -> str:

@@ -59,6 +59,9 @@ class Features:
     cjk: bool = False
     #: the English content words in order, each with whether it was written as a name
     sequence: tuple[tuple[str, bool], ...] = ()
+    #: for each word of ``sequence``, the preposition written before it since the word before
+    #: ("tea *over* coffee": ``""``, ``"over"``), which says what part it plays
+    roles: tuple[str, ...] = ()
     #: the Chinese runs in order, as compared (particles and negations out)
     han: tuple[str, ...] = ()
     #: numbers and codes written right after the subject, which name it: "Release *2.3*",
@@ -137,6 +140,7 @@ def features_of(text: str) -> Features:
         state.subject,
         cjk,
         tuple(state.sequence),
+        tuple(state.roles),
         tuple(state.han),
         frozenset(naming),
         slot,
@@ -158,6 +162,9 @@ class _State:
         self.change_marked = False
         self.subject = ""
         self.sequence: list[tuple[str, bool]] = []
+        self.roles: list[str] = []
+        #: the preposition read since the last content word, which the next one takes
+        self.role = ""
         self.han: list[str] = []
         self.skip_unit = ""
         #: where in the text as read the token being read was written
@@ -174,7 +181,13 @@ class _State:
             self.subject = word
         self.mark("word", word)
 
+    def add_in_order(self, word: str, name: bool) -> None:
+        self.sequence.append((word, name))
+        self.roles.append(self.role)
+        self.role = ""
+
     def add_date(self, date: str) -> None:
+        self.role = ""  # "from Monday to Friday": the prepositions go with the days
         self.dates.add(date)
         self.mark("date", date)
 
@@ -183,6 +196,7 @@ class _State:
         self.mark("name", name)
 
     def add_code(self, code: str) -> None:
+        self.role = ""
         self.numbers.add(code)
         self.mark("number", code)
 
@@ -418,8 +432,10 @@ def _read_word(
             return
         state.add_name(folded)
         state.add_word(folded)
-        state.sequence.append((folded, True))
+        state.add_in_order(folded, True)
         return
+    if folded in lexicon.ROLE_MARKERS:
+        state.role = folded
     if folded in STOP_WORDS or folded in lexicon.EXTRA_STOP or len(folded) < 2:
         return
     name = False
@@ -440,7 +456,7 @@ def _read_word(
         state.change_marked = True
     if word not in lexicon.LIGHT_STEMS:
         state.add_word(word)
-        state.sequence.append((word, name))
+        state.add_in_order(word, name)
 
 
 def fold_word(word: str) -> str:

@@ -1,0 +1,75 @@
+"""The parts words play in a statement: the same words with two parts swapped say another thing.
+
+"Ann prefers tea over coffee" and "Ann now prefers coffee over tea" hold the same content
+words, and so do "Bob reports to Carol" and "Carol reports to Bob": on words alone each pair is
+one statement said twice. What tells them apart is the part each word plays, read from the
+preposition written before it ("*over* coffee", "*to* Carol") or, for the first word, from
+opening the statement (its subject). A passive's "by" names the doer, who opens the active
+form, so the two voices give their words the same parts ("The report was written by Ann" =
+"Ann wrote the report").
+
+Two words are *swapped* when each plays in one statement the part the other plays in the
+other, and one of those parts is a preposition's, or both words are names ("Ann likes Bob" /
+"Bob likes Ann"). A thing moved to the front with no preposition ("Coffee is what Ann drinks"
+/ "Ann drinks coffee") is no swap: that is how English fronts a thing, not a new statement.
+Pure functions only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memstrata.gate import lexicon
+from memstrata.gate.statements import Features
+
+#: the part of a statement's first word when no preposition comes before it
+SUBJECT = "subject"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Two words (folded, as compared) that play each other's parts in two statements."""
+
+    words: frozenset[str]
+    #: one of the parts ranks against the other ("over", "than"): both cannot hold at once
+    ranking: bool
+    #: one of the parts is the subject's: the statement is said of another one
+    subject: bool
+
+
+def swapped(a: Features, b: Features) -> Swap | None:
+    """The first pair of words, in the order ``a`` says them, that ``a`` and ``b`` give each
+    other's parts (see the module docstring), or ``None``. Chinese is compared by character,
+    with no word order to read, so it has no parts."""
+    if a.cjk or b.cjk:
+        return None
+    ours, theirs = _parts(a), _parts(b)
+    names = {word for word, name in a.sequence if name} & {w for w, name in b.sequence if name}
+    shared = [word for word in ours if word in theirs]
+    for at, first in enumerate(shared):
+        for second in shared[at + 1 :]:
+            one, other = ours[first], ours[second]
+            if one == other or theirs[first] != other or theirs[second] != one:
+                continue
+            prepositional = bool({one, other} - {"", SUBJECT})
+            if prepositional or (first in names and second in names):
+                return Swap(
+                    frozenset((first, second)),
+                    ranking=bool({one, other} & lexicon.RANKING_MARKERS),
+                    subject=SUBJECT in (one, other),
+                )
+    return None
+
+
+def _parts(features: Features) -> dict[str, str]:
+    """Each content word's part, from its first place in the statement."""
+    parts: dict[str, str] = {}
+    for place, ((word, _), role) in enumerate(zip(features.sequence, features.roles, strict=True)):
+        parts.setdefault(word, role or (SUBJECT if place == 0 else ""))
+    if "by" in parts.values():
+        # passive: the doer after "by" opens the active form, and what opened it is done to
+        return {
+            word: SUBJECT if part == "by" else "" if part == SUBJECT else part
+            for word, part in parts.items()
+        }
+    return parts
