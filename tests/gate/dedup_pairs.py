@@ -482,13 +482,15 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("王伟喝无糖可乐", "王伟喝可乐"),
         ("陈静以前在谷歌工作", "陈静在谷歌工作"),
     ]),
-    # The same words with two of their parts swapped (written with the rule for them, so they
-    # show it holds, not how it does on unseen wording). The voice or a listing order changes
-    # no part.
+    # The same words with two of their parts swapped, or one after the opposite preposition
+    # (written with the rule for them, so they show it holds, not how it does on unseen
+    # wording). The voice or a listing order changes no part.
     ("swapped-parts", "en", "duplicate", [
         ("The contract was sent to Marco by Sara", "Sara sent the contract to Marco"),
         ("Ana is mentored by Bob", "Bob mentors Ana"),
         ("Ann likes tea and coffee", "Ann likes coffee and tea"),
+        ("Ann likes blues but not jazz", "Ann does not like jazz, but likes blues"),
+        ("Don't use pnpm, use npm", "Use npm, not pnpm"),
     ]),
     ("swapped-parts", "en", "update", [
         ("Ann now prefers coffee over tea", "Ann prefers tea over coffee"),
@@ -496,6 +498,7 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("The team now ranks reliability above speed", "The team ranks speed above reliability"),
         ("Priya now prefers Slack over email for updates",
          "Priya prefers email over Slack for updates"),
+        ("The standup is now after lunch", "The standup is before lunch"),
     ]),
     ("swapped-parts", "en", "contradiction", [
         ("Ann prefers coffee over tea", "Ann prefers tea over coffee"),
@@ -503,6 +506,9 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("The user values privacy over convenience", "The user values convenience over privacy"),
         ("Postgres is faster than MySQL for our workload",
          "MySQL is faster than Postgres for our workload"),
+        ("Use npm, not pnpm", "Use pnpm, not npm"),
+        ("Run migrations after deploying", "Run migrations before deploying"),
+        ("Ann voted for the proposal", "Ann voted against the proposal"),
     ]),
     ("swapped-parts", "en", "unrelated", [
         ("Carol reports to Bob", "Bob reports to Carol"),

@@ -185,7 +185,18 @@ ROLE_MARKERS = frozenset(
     against toward towards versus vs""".split()
 )
 # Of those, the ones that rank one thing against another: swapped, the two cannot both hold.
-RANKING_MARKERS = frozenset("over than above below".split())
+# "not" is one where it sets a thing against the rest ("use npm, not pnpm").
+RANKING_MARKERS = frozenset("over than above below not".split())
+# Prepositions that say the opposite of each other: the same words with one put for the other
+# ("run migrations *before* deploying" / "*after* deploying") cannot both hold.
+_OPPOSITE_PAIRS = (
+    ("before", "after"),
+    ("above", "below"),
+    ("over", "under"),
+    ("to", "from"),
+    ("for", "against"),
+)
+OPPOSITE_MARKERS = {one: other for pair in _OPPOSITE_PAIRS for one, other in (pair, pair[::-1])}
 # Verbs that mark a change and are kept as content words.
 CHANGE_VERBS = frozenset("switch mov becom chang start".split())
 # Verbs that mark a change and negate what follows: "stopped eating meat" = no longer eats it.

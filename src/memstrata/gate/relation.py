@@ -18,7 +18,9 @@ has and the other lacks (Chinese compared by character, so word order is free):
   tea", "switched from Vim to Helix" / "from Helix to Vim"; see :mod:`memstrata.gate.roles`)
   are an update when the candidate marks a change, else a contradiction when one ranks the two
   ("over", "than"), else unrelated ("Bob reports to Carol" / "Carol reports to Bob"). A swap
-  that moves the subject is an update only when ranked ("Bob is now taller than Ann"). A
+  that moves the subject is an update only when ranked ("Bob is now taller than Ann"). So is
+  one word put after the opposite preposition ("before deploying" / "after deploying"), which
+  is else a contradiction, and "use npm, not pnpm" / "use pnpm, not npm" (ranked). A
   detail only one side holds ("in March" / "12–14 March") is an addition, not a change: the
   two are then compared on their words, as below.
 - **duplicate**: no detail differs (numbers, dates, names, relatives, negation), no two words
@@ -37,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from memstrata.gate.roles import swapped
+from memstrata.gate.roles import opposed, swapped
 from memstrata.gate.statements import (
     Features,
     added_names,
@@ -131,6 +133,12 @@ def relate(
         if swap.ranking:
             return found("contradiction", f"the same words ranked the other way ({change})")
         return found("unrelated", f"the same words, two parts swapped ({change})")
+    opposite = opposed(a, b)
+    if opposite is not None:
+        word, ours, theirs = opposite
+        change = f"{theirs} {spelled(b, {word})} → {ours} {spelled(a, {word})}"
+        kind: RelationKind = "update" if a.change_marked else "contradiction"
+        return found(kind, f"the same words, the opposite said ({change})")
     if a.cjk != b.cjk:
         return found("unrelated", "different languages: no lexical check for a duplicate")
     if not own_a and not own_b:

@@ -12,7 +12,10 @@ Two words are *swapped* when each plays in one statement the part the other play
 other, and one of those parts is a preposition's, or both words are names ("Ann likes Bob" /
 "Bob likes Ann"). A thing moved to the front with no preposition ("Coffee is what Ann drinks"
 / "Ann drinks coffee") is no swap: that is how English fronts a thing, not a new statement.
-Pure functions only.
+
+A word is *opposed* when one statement puts it after a preposition and the other after the
+opposite one: "run migrations *before* deploying" / "*after* deploying", "moved *to* Berlin"
+/ "*from* Berlin". Pure functions only.
 """
 
 from __future__ import annotations
@@ -58,6 +61,18 @@ def swapped(a: Features, b: Features) -> Swap | None:
                     ranking=bool({one, other} & lexicon.RANKING_MARKERS),
                     subject=SUBJECT in (one, other),
                 )
+    return None
+
+
+def opposed(a: Features, b: Features) -> tuple[str, str, str] | None:
+    """The first word, in the order ``a`` says it, that ``a`` and ``b`` put after opposite
+    prepositions, as ``(word, a's preposition, b's)``, or ``None``."""
+    if a.cjk or b.cjk:
+        return None
+    ours, theirs = _parts(a), _parts(b)
+    for word, part in ours.items():
+        if word in theirs and lexicon.OPPOSITE_MARKERS.get(part) == theirs[word]:
+            return word, part, theirs[word]
     return None
 
 

@@ -60,7 +60,8 @@ class Features:
     #: the English content words in order, each with whether it was written as a name
     sequence: tuple[tuple[str, bool], ...] = ()
     #: for each word of ``sequence``, the preposition written before it since the word before
-    #: ("tea *over* coffee": ``""``, ``"over"``), which says what part it plays
+    #: ("tea *over* coffee": ``""``, ``"over"``), which says what part it plays; a "not" set
+    #: against what came before ("npm, *not* pnpm") counts as one
     roles: tuple[str, ...] = ()
     #: the Chinese runs in order, as compared (particles and negations out)
     han: tuple[str, ...] = ()
@@ -113,6 +114,11 @@ def features_of(text: str) -> Features:
         elif kind == "cjk":
             _read_chinese(token, state)
         else:
+            previous = tokens[position - 1][1].casefold() if position else ""
+            state.contrasting = text[: span[0]].rstrip().endswith((",", ";")) or previous in (
+                "but",
+                "and",
+            )
             _read_word(token, following, state, _in_compound(text, *span), position == 0)
         if not had_subject and kind == "word":
             # a code before the subject is, or names, the subject: "*Node1* has 16 GB", "The
@@ -165,6 +171,8 @@ class _State:
         self.roles: list[str] = []
         #: the preposition read since the last content word, which the next one takes
         self.role = ""
+        #: the token being read follows a comma, "and" or "but"
+        self.contrasting = False
         self.han: list[str] = []
         self.skip_unit = ""
         #: where in the text as read the token being read was written
@@ -401,6 +409,8 @@ def _read_word(
         or folded in ("cant", "dont", "doesnt", "didnt", "isnt", "wont")
     ):
         state.negated = not state.negated
+        if state.contrasting:
+            state.role = "not"  # "use npm, *not* pnpm": what is set against the rest
         return
     if "'" in folded:
         token = without_clitic(token)  # "Ann's" is Ann; "O'Brien" is no "O"
