@@ -517,6 +517,20 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
          "The Paris office forwards calls to the Berlin office"),
         ("Sara sent the contract to Marco", "Marco sent the contract to Sara"),
     ]),
+    # How much or which way: the stop words "all", "some", "more", "up" … (written with the
+    # rule for them). A particle may stand before or after its object.
+    ("qualifier", "en", "duplicate", [
+        ("Ann turned the alerts off", "Ann turned off the alerts"),
+        ("Switch off the VPN before deploying", "Switch the VPN off before deploying"),
+    ]),
+    ("qualifier", "en", "update", [
+        ("The payments API is now down", "The payments API is up"),
+    ]),
+    ("qualifier", "en", "contradiction", [
+        ("The payments API is down", "The payments API is up"),
+        ("Ann reviews some pull requests", "Ann reviews all pull requests"),
+        ("Ann works fewer hours than Bob", "Ann works more hours than Bob"),
+    ]),
 ]
 # fmt: on
 

@@ -144,6 +144,33 @@ def test_the_same_words_in_other_parts_are_never_one_statement(candidate, stored
     assert relate(candidate, stored).kind == kind
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("The service is down", "The service is up", "contradiction"),
+        ("The service is now down", "The service is up", "update"),
+        ("Ann reviews some pull requests", "Ann reviews all pull requests", "contradiction"),
+        ("Ann works fewer hours than Bob", "Ann works more hours than Bob", "contradiction"),
+        (
+            "The budget is at most 500 dollars",
+            "The budget is at least 500 dollars",
+            "contradiction",
+        ),
+        ("Ann only drinks decaf", "Ann drinks decaf", "unrelated"),
+        # a plain plural says all; a particle may stand on either side of its object
+        (
+            "The user wants all dates in ISO format",
+            "The user wants dates in ISO format",
+            "duplicate",
+        ),
+        ("Ann turned the alerts off", "Ann turned off the alerts", "duplicate"),
+        ("Ann turned on the alerts", "Ann turned off the alerts", "contradiction"),
+    ],
+)
+def test_how_much_or_which_way_is_part_of_what_a_statement_says(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
 def test_a_swap_is_quoted_in_the_order_each_side_wrote_it():
     reason = relate("Carol reports to Bob", "Bob reports to Carol").reason
     assert reason == "the same words, two parts swapped (Bob … Carol → Carol … Bob)"

@@ -197,6 +197,23 @@ _OPPOSITE_PAIRS = (
     ("for", "against"),
 )
 OPPOSITE_MARKERS = {one: other for pair in _OPPOSITE_PAIRS for one, other in (pair, pair[::-1])}
+# Words that say how much or which way ("reviews *all* / *some* pull requests", "the service
+# is *up* / *down*", "*more* / *fewer* hours"): search drops most of them as stop words, a
+# statement does not. ("On" / "off" ending a clause are read as enabled / disabled, below.)
+QUALIFIERS = frozenset(
+    "all some most few many several more less fewer least only up down off out".split()
+)
+_OPPOSITE_QUALIFIERS = (
+    ("all", "some"),
+    ("all", "few"),
+    ("many", "few"),
+    ("most", "few"),
+    ("most", "least"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("up", "down"),
+)
+OPPOSITE_QUALIFIERS = frozenset(frozenset(pair) for pair in _OPPOSITE_QUALIFIERS)
 # Verbs that mark a change and are kept as content words.
 CHANGE_VERBS = frozenset("switch mov becom chang start".split())
 # Verbs that mark a change and negate what follows: "stopped eating meat" = no longer eats it.
@@ -429,6 +446,11 @@ ALIASES: tuple[tuple[str, str, bool], ...] = (
     (r"\bapprox\.?", "about", False),
     (r"\bnoon\b", "12:00", False),
     (r"\bmidnight\b", "00:00", False),
+    # "turned off the alerts" = "turned the alerts off": the verb and its particle say one state
+    (r"\b(?:turn|switch)(?:ed|es|s|ing)?\s+off\b", "disabled", False),
+    (r"\b(?:turn|switch)(?:ed|es|s|ing)?\s+on\b", "enabled", False),
+    (r"\b(?:turn|switch)(?:ed|es|s|ing)?\s+((?:[^\W\d_]+\s+){1,3}?)off\b", r"disabled \1", False),
+    (r"\b(?:turn|switch)(?:ed|es|s|ing)?\s+((?:[^\W\d_]+\s+){1,3}?)on\b", r"enabled \1", False),
     # "the flag is on / off" at the end of a clause: a state, not a preposition
     (r"\b(?:switched |turned )?off(?=\s*(?:[.,;!?]|$))", "disabled", False),
     (r"\b(?:switched |turned )?on(?=\s*(?:[.,;!?]|$))", "enabled", False),

@@ -20,7 +20,10 @@ has and the other lacks (Chinese compared by character, so word order is free):
   ("over", "than"), else unrelated ("Bob reports to Carol" / "Carol reports to Bob"). A swap
   that moves the subject is an update only when ranked ("Bob is now taller than Ann"). So is
   one word put after the opposite preposition ("before deploying" / "after deploying"), which
-  is else a contradiction, and "use npm, not pnpm" / "use pnpm, not npm" (ranked). A
+  is else a contradiction, and "use npm, not pnpm" / "use pnpm, not npm" (ranked). Where one
+  could merge into the other, another qualifier (:mod:`memstrata.gate.qualifiers`: "all" /
+  "some", "up" / "down", "only") is an update with a change marked, else a contradiction when
+  opposite, else unrelated. A
   detail only one side holds ("in March" / "12–14 March") is an addition, not a change: the
   two are then compared on their words, as below.
 - **duplicate**: no detail differs (numbers, dates, names, relatives, negation), no two words
@@ -39,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from memstrata.gate.qualifiers import requalified
 from memstrata.gate.roles import opposed, swapped
 from memstrata.gate.statements import (
     Features,
@@ -139,6 +143,14 @@ def relate(
         change = f"{theirs} {spelled(b, {word})} → {ours} {spelled(a, {word})}"
         kind: RelationKind = "update" if a.change_marked else "contradiction"
         return found(kind, f"the same words, the opposite said ({change})")
+    qualified = requalified(a, b)
+    if qualified is not None and (not own_a or not own_b):
+        # one could merge into the other: "the service is up" / "… down", "all" / "some"
+        if a.change_marked:
+            return found("update", f"the same words, another qualifier ({qualified})")
+        if qualified.opposite:
+            return found("contradiction", f"the same words, the opposite qualifier ({qualified})")
+        return found("unrelated", f"the same words, another qualifier ({qualified})")
     if a.cjk != b.cjk:
         return found("unrelated", "different languages: no lexical check for a duplicate")
     if not own_a and not own_b:

@@ -63,6 +63,9 @@ class Features:
     #: ("tea *over* coffee": ``""``, ``"over"``), which says what part it plays; a "not" set
     #: against what came before ("npm, *not* pnpm") counts as one
     roles: tuple[str, ...] = ()
+    #: the English words that say how much or which way (``lexicon.QUALIFIERS``): "all",
+    #: "up", "fewer"
+    qualifiers: frozenset[str] = frozenset()
     #: the Chinese runs in order, as compared (particles and negations out)
     han: tuple[str, ...] = ()
     #: numbers and codes written right after the subject, which name it: "Release *2.3*",
@@ -147,6 +150,7 @@ def features_of(text: str) -> Features:
         cjk,
         tuple(state.sequence),
         tuple(state.roles),
+        frozenset(state.qualifiers),
         tuple(state.han),
         frozenset(naming),
         slot,
@@ -169,6 +173,7 @@ class _State:
         self.subject = ""
         self.sequence: list[tuple[str, bool]] = []
         self.roles: list[str] = []
+        self.qualifiers: set[str] = set()
         #: the preposition read since the last content word, which the next one takes
         self.role = ""
         #: the token being read follows a comma, "and" or "but"
@@ -446,6 +451,8 @@ def _read_word(
         return
     if folded in lexicon.ROLE_MARKERS:
         state.role = folded
+    if folded in lexicon.QUALIFIERS:
+        state.qualifiers.add(folded)
     if folded in STOP_WORDS or folded in lexicon.EXTRA_STOP or len(folded) < 2:
         return
     name = False
