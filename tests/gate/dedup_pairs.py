@@ -499,6 +499,8 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("Priya now prefers Slack over email for updates",
          "Priya prefers email over Slack for updates"),
         ("The standup is now after lunch", "The standup is before lunch"),
+        ("@Ann now prefers afternoon meetings over morning ones",
+         "@Ann prefers morning meetings over afternoon ones"),
     ]),
     ("swapped-parts", "en", "contradiction", [
         ("Ann prefers coffee over tea", "Ann prefers tea over coffee"),
@@ -525,6 +527,7 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
     ]),
     ("qualifier", "en", "update", [
         ("The payments API is now down", "The payments API is up"),
+        ("The staging cluster is up again", "The staging cluster is down since Tuesday"),
     ]),
     ("qualifier", "en", "contradiction", [
         ("The payments API is down", "The payments API is up"),

@@ -166,6 +166,17 @@ def test_the_same_words_in_another_order_are_never_merged_away(mem: Memory, cloc
     assert isinstance(mem.remember("Bob is taller than Carol"), Conflicted)
 
 
+def test_a_journal_day_that_turns_a_preference_or_a_state_around_supersedes(mem: Memory):
+    mem.log("@Ann prefers morning meetings over afternoon ones", kind="opinion")
+    mem.log("The staging cluster is down since Tuesday", kind="world")
+    mem.promote()
+    mem.log("@Ann now prefers afternoon meetings over morning ones", kind="opinion")
+    mem.log("The staging cluster is up again", kind="world")
+
+    assert [type(verdict) for _, verdict in mem.promote()] == [Superseded, Superseded]
+    assert not mem.proposals()
+
+
 def test_an_update_written_in_the_same_second_supersedes(mem: Memory):
     # Times are kept to the second and the clock has not moved: arrival order decides.
     mem.remember("Deploys go out on Tuesdays after the standup")

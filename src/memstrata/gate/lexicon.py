@@ -176,7 +176,7 @@ DATE_WORDS = frozenset(DATES)
 NEGATIONS = frozenset("""not no never none nothing nobody neither nor without cannot""".split())
 # Words that mark a change over time: a newer statement replaces an older one.
 CHANGE_MARKERS = frozenset(
-    """now anymore nowadays currently recently lately instead since""".split()
+    """now anymore nowadays currently recently lately instead since again""".split()
 )
 # Prepositions that say what part the word after them plays: "reports *to* Carol", "moved *from*
 # Paris", "tea *over* coffee". The same words with these swapped say something else.

@@ -127,6 +127,10 @@ def relate(
         # "switched from Vim to Helix": a change marker says which statement is newer
         needed = UPDATE_MIN_OVERLAP if a.change_marked else SAME_STATEMENT_OVERLAP
         if same_subject and overlap >= needed:
+            qualified = requalified(a, b)
+            if qualified is not None and qualified.opposite:
+                # "up again" / "down since Tuesday": the state changed, not the day
+                return found("update", f"same statement, another qualifier ({qualified})")
             return found("update", f"same statement, {changed_detail(a, b)}")
         return found("unrelated", f"different {difference}")
     swap = swapped(a, b)
@@ -140,7 +144,7 @@ def relate(
     opposite = opposed(a, b)
     if opposite is not None:
         word, ours, theirs = opposite
-        change = f"{theirs} {spelled(b, {word})} → {ours} {spelled(a, {word})}"
+        change = f"{theirs} {_in_order(b, {word})} → {ours} {_in_order(a, {word})}"
         kind: RelationKind = "update" if a.change_marked else "contradiction"
         return found(kind, f"the same words, the opposite said ({change})")
     qualified = requalified(a, b)
@@ -181,9 +185,10 @@ def relate(
     return found("unrelated", "different statements")
 
 
-def _in_order(features: Features, words: frozenset[str]) -> str:
-    """``words`` as written and in the order written: "Bob … Carol", "tea over coffee"."""
-    shown = quoted(features, {("word", word) for word in words})
+def _in_order(features: Features, words: frozenset[str] | set[str]) -> str:
+    """``words`` (or days) as written and in the order written: "Bob … Carol", "tea over
+    coffee", "Monday to Friday"."""
+    shown = quoted(features, {(kind, word) for word in words for kind in ("word", "date")})
     return " … ".join(shown or sorted(words))
 
 

@@ -12,6 +12,8 @@ Two words are *swapped* when each plays in one statement the part the other play
 other, and one of those parts is a preposition's, or both words are names ("Ann likes Bob" /
 "Bob likes Ann"). A thing moved to the front with no preposition ("Coffee is what Ann drinks"
 / "Ann drinks coffee") is no swap: that is how English fronts a thing, not a new statement.
+Days and parts of the day have parts too ("mornings *over* afternoons", "*from* Monday *to*
+Friday").
 
 A word is *opposed* when one statement puts it after a preposition and the other after the
 opposite one: "run migrations *before* deploying" / "*after* deploying", "moved *to* Berlin"
@@ -77,10 +79,10 @@ def opposed(a: Features, b: Features) -> tuple[str, str, str] | None:
 
 
 def _parts(features: Features) -> dict[str, str]:
-    """Each content word's part, from its first place in the statement."""
+    """Each content word's (and day's) part, from its first place in the statement."""
     parts: dict[str, str] = {}
-    for place, ((word, _), role) in enumerate(zip(features.sequence, features.roles, strict=True)):
-        parts.setdefault(word, role or (SUBJECT if place == 0 else ""))
+    for place, (value, role) in enumerate(features.placed):
+        parts.setdefault(value, role or (SUBJECT if place == 0 else ""))
     if "by" in parts.values():
         # passive: the doer after "by" opens the active form, and what opened it is done to
         return {

@@ -59,10 +59,11 @@ class Features:
     cjk: bool = False
     #: the English content words in order, each with whether it was written as a name
     sequence: tuple[tuple[str, bool], ...] = ()
-    #: for each word of ``sequence``, the preposition written before it since the word before
-    #: ("tea *over* coffee": ``""``, ``"over"``), which says what part it plays; a "not" set
-    #: against what came before ("npm, *not* pnpm") counts as one
-    roles: tuple[str, ...] = ()
+    #: the English content words, days and parts of the day in order, each with the preposition
+    #: written before it since the one before ("tea *over* coffee": ``("tea", "")``,
+    #: ``("coffe", "over")``), which says what part it plays; a "not" set against what came
+    #: before ("npm, *not* pnpm") counts as one
+    placed: tuple[tuple[str, str], ...] = ()
     #: the English words that say how much or which way (``lexicon.QUALIFIERS``): "all",
     #: "up", "fewer"
     qualifiers: frozenset[str] = frozenset()
@@ -149,7 +150,7 @@ def features_of(text: str) -> Features:
         state.subject,
         cjk,
         tuple(state.sequence),
-        tuple(state.roles),
+        tuple((value, role) for _, value, role in sorted(state.placed)),
         frozenset(state.qualifiers),
         tuple(state.han),
         frozenset(naming),
@@ -172,7 +173,7 @@ class _State:
         self.change_marked = False
         self.subject = ""
         self.sequence: list[tuple[str, bool]] = []
-        self.roles: list[str] = []
+        self.placed: list[tuple[int, str, str]] = []
         self.qualifiers: set[str] = set()
         #: the preposition read since the last content word, which the next one takes
         self.role = ""
@@ -196,11 +197,16 @@ class _State:
 
     def add_in_order(self, word: str, name: bool) -> None:
         self.sequence.append((word, name))
-        self.roles.append(self.role)
+        self.place(word)
+
+    def place(self, value: str) -> None:
+        """``value`` takes the preposition read since the last one placed."""
+        at = self.where[0] if self.where is not None else len(self.placed)
+        self.placed.append((at, value, self.role))
         self.role = ""
 
     def add_date(self, date: str) -> None:
-        self.role = ""  # "from Monday to Friday": the prepositions go with the days
+        self.place(date)  # "*from* Monday *to* Friday", "mornings *over* afternoons"
         self.dates.add(date)
         self.mark("date", date)
 
