@@ -501,6 +501,7 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("The standup is now after lunch", "The standup is before lunch"),
         ("@Ann now prefers afternoon meetings over morning ones",
          "@Ann prefers morning meetings over afternoon ones"),
+        ("The sync moved from 4pm to 3pm", "The sync moved from 3pm to 4pm"),
     ]),
     ("swapped-parts", "en", "contradiction", [
         ("Ann prefers coffee over tea", "Ann prefers tea over coffee"),
@@ -518,6 +519,7 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("The Berlin office forwards calls to the Paris office",
          "The Paris office forwards calls to the Berlin office"),
         ("Sara sent the contract to Marco", "Marco sent the contract to Sara"),
+        ("Ann has 3 cats and 2 dogs", "Ann has 2 cats and 3 dogs"),
     ]),
     # How much or which way: the stop words "all", "some", "more", "up" … (written with the
     # rule for them). A particle may stand before or after its object.

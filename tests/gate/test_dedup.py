@@ -132,6 +132,9 @@ def test_the_same_statement_about_someone_else_is_unrelated(candidate, stored):
             "The shift runs from Monday to Friday",
             "unrelated",
         ),
+        # and numbers: what they are said after, and what they count
+        ("The sync moved from 4pm to 3pm", "The sync moved from 3pm to 4pm", "update"),
+        ("Ann has 3 cats and 2 dogs", "Ann has 2 cats and 3 dogs", "unrelated"),
         # ranked the other way with no change marked: a human decides
         ("Ann prefers coffee over tea", "Ann prefers tea over coffee", "contradiction"),
         ("Ann strongly prefers coffee over tea", "Ann prefers tea over coffee", "contradiction"),
@@ -188,6 +191,8 @@ def test_a_swap_is_quoted_in_the_order_each_side_wrote_it():
     assert reason == "the same words, two parts swapped (Bob … Carol → Carol … Bob)"
     reason = relate("Ann now prefers coffee over tea", "Ann prefers tea over coffee").reason
     assert reason == "the same words, two parts swapped (tea over coffee → coffee over tea)"
+    reason = relate("Ann has 3 cats and 2 dogs", "Ann has 2 cats and 3 dogs").reason
+    assert reason.endswith("(2 cats and 3 dogs → 3 cats and 2 dogs)")
 
 
 def test_statements_in_different_languages_are_never_merged():

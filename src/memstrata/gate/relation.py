@@ -135,7 +135,8 @@ def relate(
         return found("unrelated", f"different {difference}")
     swap = swapped(a, b)
     if swap is not None:
-        change = f"{_in_order(b, swap.words)} → {_in_order(a, swap.words)}"
+        shown = swap.words | swap.counts
+        change = f"{_in_order(b, shown)} → {_in_order(a, shown)}"
         if a.change_marked and (swap.ranking or not swap.subject):
             return found("update", f"the same words, two parts swapped ({change})")
         if swap.ranking:
@@ -186,9 +187,10 @@ def relate(
 
 
 def _in_order(features: Features, words: frozenset[str] | set[str]) -> str:
-    """``words`` (or days) as written and in the order written: "Bob … Carol", "tea over
-    coffee", "Monday to Friday"."""
-    shown = quoted(features, {(kind, word) for word in words for kind in ("word", "date")})
+    """``words`` (or days, numbers) as written and in the order written: "Bob … Carol", "tea
+    over coffee", "Monday to Friday", "2 cats … 3 dogs"."""
+    kinds = ("word", "date", "number")
+    shown = quoted(features, {(kind, word) for word in words for kind in kinds})
     return " … ".join(shown or sorted(words))
 
 

@@ -40,6 +40,8 @@ class Swap:
     ranking: bool
     #: one of the parts is the subject's: the statement is said of another one
     subject: bool
+    #: the numbers that count the two words, if those are their parts ("2 cats", "3 dogs")
+    counts: frozenset[str] = frozenset()
 
 
 def swapped(a: Features, b: Features) -> Swap | None:
@@ -62,6 +64,7 @@ def swapped(a: Features, b: Features) -> Swap | None:
                     frozenset((first, second)),
                     ranking=bool({one, other} & lexicon.RANKING_MARKERS),
                     subject=SUBJECT in (one, other),
+                    counts=frozenset(part[1:] for part in (one, other) if part[:1] == "#"),
                 )
     return None
 

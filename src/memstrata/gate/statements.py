@@ -59,10 +59,11 @@ class Features:
     cjk: bool = False
     #: the English content words in order, each with whether it was written as a name
     sequence: tuple[tuple[str, bool], ...] = ()
-    #: the English content words, days and parts of the day in order, each with the preposition
-    #: written before it since the one before ("tea *over* coffee": ``("tea", "")``,
-    #: ``("coffe", "over")``), which says what part it plays; a "not" set against what came
-    #: before ("npm, *not* pnpm") counts as one
+    #: the English content words, numbers, days and parts of the day in order, each with the
+    #: preposition written before it since the one before ("tea *over* coffee": ``("tea",
+    #: "")``, ``("coffe", "over")``), which says what part it plays; a "not" set against what
+    #: came before ("npm, *not* pnpm") counts as one, and so does a number for the word it
+    #: counts ("*2* cats": ``("cat", "#2")``)
     placed: tuple[tuple[str, str], ...] = ()
     #: the English words that say how much or which way (``lexicon.QUALIFIERS``): "all",
     #: "up", "fewer"
@@ -215,7 +216,8 @@ class _State:
         self.mark("name", name)
 
     def add_code(self, code: str) -> None:
-        self.role = ""
+        self.place(code)  # "*from* 3pm *to* 4pm"
+        self.role = f"#{code}"  # and what it counts: "*2* cats and *3* dogs"
         self.numbers.add(code)
         self.mark("number", code)
 
