@@ -536,6 +536,18 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("Ann reviews some pull requests", "Ann reviews all pull requests"),
         ("Ann works fewer hours than Bob", "Ann works more hours than Bob"),
     ]),
+    # What will be against what is or was ("will" is a stop word)
+    ("tense", "en", "duplicate", [
+        ("We'll ship the beta on Friday", "We will ship the beta on Friday"),
+        ("Ann won't attend the offsite", "Ann will not attend the offsite"),
+    ]),
+    ("tense", "en", "update", [
+        ("Ann moved to Berlin", "Ann will move to Berlin"),
+        ("The team shipped the beta", "The team will ship the beta"),
+    ]),
+    ("tense", "en", "unrelated", [
+        ("Ann will move to Berlin", "Ann moved to Berlin"),
+    ]),
 ]
 # fmt: on
 

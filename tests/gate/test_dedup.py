@@ -186,6 +186,19 @@ def test_how_much_or_which_way_is_part_of_what_a_statement_says(candidate, store
     assert relate(candidate, stored).kind == kind
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("Ann moved to Berlin", "Ann will move to Berlin", "update"),  # the plan came about
+        ("Ann will move to Berlin", "Ann moved to Berlin", "unrelated"),  # both kept
+        ("We'll ship on Friday", "We will ship on Friday", "duplicate"),
+        ("Ann won't attend", "Ann will not attend", "duplicate"),
+    ],
+)
+def test_what_will_be_is_not_what_is(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
 def test_a_swap_is_quoted_in_the_order_each_side_wrote_it():
     reason = relate("Carol reports to Bob", "Bob reports to Carol").reason
     assert reason == "the same words, two parts swapped (Bob … Carol → Carol … Bob)"

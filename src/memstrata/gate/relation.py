@@ -148,6 +148,11 @@ def relate(
         change = f"{theirs} {_in_order(b, {word})} → {ours} {_in_order(a, {word})}"
         kind: RelationKind = "update" if a.change_marked else "contradiction"
         return found(kind, f"the same words, the opposite said ({change})")
+    if a.future != b.future and not a.cjk and (not own_a or not own_b):
+        # "Ann moved to Berlin" after "Ann will move to Berlin": the plan came about
+        if b.future:
+            return found("update", "what was to come has come")
+        return found("unrelated", "one says what will be, the other what is or was")
     qualified = requalified(a, b)
     if qualified is not None and (not own_a or not own_b):
         # one could merge into the other: "the service is up" / "… down", "all" / "some"

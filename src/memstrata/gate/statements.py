@@ -65,6 +65,8 @@ class Features:
     #: came before ("npm, *not* pnpm") counts as one, and so does a number for the word it
     #: counts ("*2* cats": ``("cat", "#2")``)
     placed: tuple[tuple[str, str], ...] = ()
+    #: the statement says what will be ("will", "shall", "won't"), not what is or was
+    future: bool = False
     #: the English words that say how much or which way (``lexicon.QUALIFIERS``): "all",
     #: "up", "fewer"
     qualifiers: frozenset[str] = frozenset()
@@ -152,6 +154,7 @@ def features_of(text: str) -> Features:
         cjk,
         tuple(state.sequence),
         tuple((value, role) for _, value, role in sorted(state.placed)),
+        state.future,
         frozenset(state.qualifiers),
         tuple(state.han),
         frozenset(naming),
@@ -172,6 +175,7 @@ class _State:
         self.relatives: set[str] = set()
         self.negated = False
         self.change_marked = False
+        self.future = False
         self.subject = ""
         self.sequence: list[tuple[str, bool]] = []
         self.placed: list[tuple[int, str, str]] = []
@@ -422,9 +426,12 @@ def _read_word(
         or folded in ("cant", "dont", "doesnt", "didnt", "isnt", "wont")
     ):
         state.negated = not state.negated
+        state.future = state.future or folded in lexicon.FUTURE_MARKERS
         if state.contrasting:
             state.role = "not"  # "use npm, *not* pnpm": what is set against the rest
         return
+    if folded.endswith("'ll"):
+        state.future = True  # "we'll", "Ann'll"
     if "'" in folded:
         token = without_clitic(token)  # "Ann's" is Ann; "O'Brien" is no "O"
         folded = token.casefold()
@@ -461,6 +468,8 @@ def _read_word(
         state.role = folded
     if folded in lexicon.QUALIFIERS:
         state.qualifiers.add(folded)
+    if folded in lexicon.FUTURE_MARKERS:
+        state.future = True
     if folded in STOP_WORDS or folded in lexicon.EXTRA_STOP or len(folded) < 2:
         return
     name = False
