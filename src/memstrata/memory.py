@@ -91,7 +91,7 @@ from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
-from memstrata.workspace.textfile import read_mending, require_text, require_utf8
+from memstrata.workspace.textfile import read_mending, require_plain, require_text
 
 if TYPE_CHECKING:
     # The gate is imported when first used: reads (and every hook) skip its import cost.
@@ -325,9 +325,10 @@ class Memory:
     ) -> TopicWrite:
         """Create or update a topic directly (a person's edit path; agents go through the gate)."""
         require_text("summary", summary)
-        for what, text in (("detail", detail), ("reason", reason)):
-            require_utf8(what, text)
-        require_utf8("actor", actor)
+        require_plain("summary", summary)
+        require_plain("detail", detail)
+        require_plain("reason", reason, one_line=True)
+        require_plain("actor", actor, one_line=True)
         summary = redact_secrets(summary).text
         detail = None if detail is None else redact_secrets(detail).text
         with self.lock.held():
@@ -343,8 +344,8 @@ class Memory:
     def archive_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
         """Archive a topic: out of recall and the index, kept on disk with its history; one
         already archived is an :class:`~memstrata.errors.InputError` (nothing is written)."""
-        require_utf8("reason", reason)
-        require_utf8("actor", actor)
+        require_plain("reason", reason, one_line=True)
+        require_plain("actor", actor, one_line=True)
         with self.lock.held():
             if self.topics.get(topic_id).meta.state == "archived":
                 raise InputError(f"{topic_id} is already archived")
@@ -355,8 +356,8 @@ class Memory:
     def restore_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
         """Bring an archived topic back to the state it had before it was archived: active
         (in recall and the index again), or superseded when it had been replaced."""
-        require_utf8("reason", reason)
-        require_utf8("actor", actor)
+        require_plain("reason", reason, one_line=True)
+        require_plain("actor", actor, one_line=True)
         with self.lock.held():
             topic = self.topics.get(topic_id)
             if topic.meta.state != "archived":
@@ -495,7 +496,7 @@ class Memory:
         """Rule on a proposal: accept (a conflict needs ``keep``: a, b or both) or reject it."""
         from memstrata.gate.rulings import rule_on
 
-        require_utf8("actor", actor)
+        require_plain("actor", actor, one_line=True)
         with self.lock.held():
             return rule_on(self.gate, proposal_id, accept, keep, actor)
 
@@ -1072,7 +1073,7 @@ class Memory:
         """Copy the canonical files and the raw database (SQLite backup API) aside."""
         from memstrata.maintain.snapshot import take_snapshot
 
-        require_utf8("reason", reason)
+        require_plain("reason", reason, one_line=True)
         return take_snapshot(self, reason, self.clock())
 
     def restore_snapshot(self, snapshot_id: str, *, dry_run: bool = False) -> RestoreResult:

@@ -70,6 +70,20 @@ def test_an_invalid_utf8_summary_file_names_file_and_line(ws: Path, tmp_path: Pa
     assert snapshot(ws) == before
 
 
+def test_a_control_character_in_a_summary_file_names_file_line_and_column(ws: Path, tmp_path: Path):
+    bad = tmp_path / "summary.md"
+    bad.write_text("# Ann\nLikes \x1b[31mred\x1b[0m.\n", encoding="utf-8")
+    before = snapshot(ws)
+    result = run("--workspace", str(ws), "topic", "write", "people/ann", "--summary-file", str(bad))
+    assert_one_line_error(result, f"{bad}:2:7: control character U+001B", "nothing was written")
+    result = run(
+        "--workspace", str(ws), "topic", "write", "people/ann", "--summary-file", "-",
+        stdin="Bell\x07",
+    )  # fmt: skip
+    assert_one_line_error(result, "<stdin>:1:5: control character U+0007")
+    assert snapshot(ws) == before
+
+
 @pytest.mark.parametrize("source", ["/dev/zero", "-"])
 def test_a_summary_that_never_ends_is_refused_after_a_megabyte(ws: Path, source: str):
     before = snapshot(ws)

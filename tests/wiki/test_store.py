@@ -1,4 +1,5 @@
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,32 @@ def test_text_no_utf8_can_hold_is_refused_by_name_and_nothing_changes(memory: Me
     assert memory.get_topic("people/ann").summary == "Design lead."
     assert memory.get_topic("people/ann").meta.state == "active"
     assert len(memory.topic_history("people/ann")) == 1
+
+
+def test_a_control_character_is_refused_where_it_stands_and_nothing_changes(memory: Memory):
+    # An escape sequence in a summary reached the model, and a terminal, as written.
+    memory.write_topic("people/ann", "Design lead.")
+    for summary, detail, reason, refused in [
+        (
+            "# Ann\n\nLikes \x1b[31mred\x1b[0m.",
+            None,
+            "",
+            "summary: control character U+001B at line 3, column 7",
+        ),
+        ("Design lead.", "ok\n\x07", "", "detail: control character U+0007 at line 2, column 1"),
+        ("Design lead!", None, "two\nlines", "reason: a line break at character 4"),
+    ]:
+        with pytest.raises(InputError, match=f"^{re.escape(refused)};"):
+            memory.write_topic("people/ann", summary, detail, reason=reason)
+    with pytest.raises(InputError, match=r"^reason: control character U\+0000"):
+        memory.archive_topic("people/ann", reason="nul\x00")
+
+    assert memory.get_topic("people/ann").summary == "Design lead."
+    assert memory.get_topic("people/ann").meta.state == "active"
+    assert len(memory.topic_history("people/ann")) == 1
+    # tabs and line ends are plain text
+    memory.write_topic("people/ann", "# Ann\r\n\r\nDesign lead.\tBerlin.", reason="moved")
+    assert len(memory.topic_history("people/ann")) == 2
 
 
 def test_a_path_traversal_id_never_touches_the_disk(memory: Memory, tmp_path: Path):

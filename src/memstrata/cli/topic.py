@@ -12,7 +12,7 @@ from memstrata.cli.opener import open_memory
 from memstrata.cli.output import display_width, echo_json, one_line, padded
 from memstrata.errors import InputError
 from memstrata.jsonable import to_jsonable
-from memstrata.workspace.textfile import decode_text
+from memstrata.workspace.textfile import PLAIN_TEXT, decode_text, first_control
 
 
 @click.group()
@@ -182,7 +182,19 @@ MAX_INPUT_BYTES = 1 << 20
 
 
 def _read_input(path: Path) -> str:
-    """A file, a pipe (``<(…)`` is one) or ``-`` for stdin, read as UTF-8."""
+    """A file, a pipe (``<(…)`` is one) or ``-`` for stdin, read as UTF-8 plain text."""
+    name = "<stdin>" if str(path) == "-" else str(path)
+    text = _read_text(path)
+    found = first_control(text)
+    if found is not None:
+        raise InputError(
+            f"{name}:{found.line}:{found.column}: {found}; a topic is plain text ({PLAIN_TEXT}); "
+            "nothing was written"
+        )
+    return text
+
+
+def _read_text(path: Path) -> str:
     if str(path) == "-":
         return decode_text(_read_bounded(sys.stdin.buffer, "<stdin>"), "<stdin>")
     if path.is_dir():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +42,55 @@ def require_text(what: str, text: object) -> None:
     if text is None:
         raise InputError(f"{what} is text, not None; nothing was written")
     require_utf8(what, text)  # type: ignore[arg-type]  # it refuses what is no str
+
+
+@dataclass(frozen=True, slots=True)
+class ControlChar:
+    """Where a control character stands in a text: its index, line and column (from 1)."""
+
+    char: str
+    at: int
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"control character U+{ord(self.char):04X}"
+
+
+def first_control(text: str, *, one_line: bool = False) -> ControlChar | None:
+    """The first control character of ``text`` (an escape sequence, a bell, a NUL), or
+    ``None``: tabs and line ends are plain text, except in ``one_line`` text."""
+    allowed = "" if one_line else "\t\n\r"
+    at = next(
+        (i for i, ch in enumerate(text) if unicodedata.category(ch) == "Cc" and ch not in allowed),
+        None,
+    )
+    if at is None:
+        return None
+    line = text.count("\n", 0, at) + 1
+    return ControlChar(text[at], at, line, at - text.rfind("\n", 0, at))
+
+
+#: why plain text is asked for, said with each refusal
+PLAIN_TEXT = "an escape sequence or a bell is no knowledge"
+
+
+def require_plain(what: str, text: str | None, *, one_line: bool = False) -> None:
+    """:func:`require_utf8`, and refuse a control character (see :func:`first_control`),
+    naming where it stands; nothing is written."""
+    require_utf8(what, text)
+    found = None if text is None else first_control(text, one_line=one_line)
+    if found is None:
+        return
+    if one_line and found.char in "\n\r":
+        raise InputError(
+            f"{what}: a line break at character {found.at + 1}; {what} is one line; nothing "
+            "was written"
+        )
+    where = f"character {found.at + 1}" if one_line else f"line {found.line}, column {found.column}"
+    raise InputError(
+        f"{what}: {found} at {where}; {what} is plain text ({PLAIN_TEXT}); nothing was written"
+    )
 
 
 def mend_utf8(text: str) -> str:
