@@ -9,9 +9,11 @@ given; ``none`` = lexical only) and prints, per configuration:
 - a threshold sweep: precision and recall of ``duplicate`` on the tuned two thirds of the set;
 - the operating point: the calibrated threshold of ``memstrata.gate.calibration`` and the one the
   sweep suggests (the highest threshold with the best recall at precision ≥ 0.97 on the tuned
-  part), each scored on the tuned part, the held-out third, all pairs and the fresh pairs
-  (written after the rules were frozen);
-- accuracy per category and the 4-class confusion matrix (all pairs, calibrated threshold).
+  part), each scored on the tuned part, the held-out third, all pairs, the fresh pairs
+  (written after the rules were frozen) and the blind pairs of ``tests/gate/blind_pairs.py``
+  (written by a session that never saw the rules);
+- accuracy per category and the 4-class confusion matrix (all pairs, and the blind pairs apart;
+  calibrated threshold).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # the labelled set lives with the tests
 
+from tests.gate.blind_pairs import BLIND_PAIRS  # noqa: E402
 from tests.gate.dedup_pairs import FRESH_PAIRS, LABELS, PAIRS, Pair  # noqa: E402
 
 from memstrata.gate.calibration import dedup_threshold  # noqa: E402
@@ -119,6 +122,7 @@ def measure(spec: str) -> dict[str, object]:
     cosines = pair_cosines(PAIRS, embedder)
     embed_s = time.perf_counter() - started
     fresh_cosines = pair_cosines(FRESH_PAIRS, embedder)
+    blind_cosines = pair_cosines(BLIND_PAIRS, embedder)
     tuned, tuned_cos = split(PAIRS, cosines, held_out=False)
     held, held_cos = split(PAIRS, cosines, held_out=True)
     calibrated = dedup_threshold(name) if embedder is not None else None
@@ -145,6 +149,7 @@ def measure(spec: str) -> dict[str, object]:
             "held_out": score(held, classify(held, held_cos, threshold)),
             "all": score(PAIRS, classify(PAIRS, cosines, threshold)),
             "fresh": score(FRESH_PAIRS, classify(FRESH_PAIRS, fresh_cosines, threshold)),
+            "blind": score(BLIND_PAIRS, classify(BLIND_PAIRS, blind_cosines, threshold)),
         }
     kinds = classify(PAIRS, cosines, calibrated)
     confusion = Counter((pair.label, kind) for pair, kind in zip(PAIRS, kinds, strict=True))
@@ -153,6 +158,10 @@ def measure(spec: str) -> dict[str, object]:
         right, total = categories.setdefault(pair.category, [0, 0])
         categories[pair.category] = [right + (pair.label == kind), total + 1]
     fresh_kinds = classify(FRESH_PAIRS, fresh_cosines, calibrated)
+    blind_kinds = classify(BLIND_PAIRS, blind_cosines, calibrated)
+    blind_confusion = Counter(
+        (pair.label, kind) for pair, kind in zip(BLIND_PAIRS, blind_kinds, strict=True)
+    )
     errors = [
         {
             "label": pair.label,
@@ -164,9 +173,9 @@ def measure(spec: str) -> dict[str, object]:
             "held_out": pair.held_out,
         }
         for pair, kind, cosine in zip(
-            [*PAIRS, *FRESH_PAIRS],
-            [*kinds, *fresh_kinds],
-            [*cosines, *fresh_cosines],
+            [*PAIRS, *FRESH_PAIRS, *BLIND_PAIRS],
+            [*kinds, *fresh_kinds, *blind_kinds],
+            [*cosines, *fresh_cosines, *blind_cosines],
             strict=True,
         )
         if kind != pair.label and "duplicate" in (kind, pair.label)
@@ -180,6 +189,7 @@ def measure(spec: str) -> dict[str, object]:
         "sweep": sweep,
         "points": points,
         "confusion": {f"{a}->{b}": n for (a, b), n in sorted(confusion.items())},
+        "blind_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind_confusion.items())},
         "categories": categories,
         "duplicate_errors": errors,
     }
@@ -209,25 +219,26 @@ def render(result: dict[str, object]) -> str:
     for label, point in result["points"].items():  # type: ignore[attr-defined]
         threshold = point["threshold"]
         shown = "lexical" if threshold is None else f"{threshold:.2f}"
-        for part in ("tuned", "held_out", "all", "fresh"):
+        for part in ("tuned", "held_out", "all", "fresh", "blind"):
             s: Scores = point[part]
             lines.append(
                 f"  {label:10} {shown:7} {part:9}  {s.precision:.3f}     {s.recall:.3f}"
                 f"  ({s.true_positives}/{s.predicted}/{s.actual})"
                 f"          {s.accuracy:.3f}"
             )
-    lines += ["", "confusion (rows: label, columns: verdict; calibrated threshold, all pairs)"]
-    confusion = result["confusion"]
-    lines.append("  " + " " * 14 + "".join(f"{kind[:13]:>14}" for kind in LABELS))
-    for label in LABELS:
-        cells = "".join(f"{confusion.get(f'{label}->{kind}', 0):>14}" for kind in LABELS)  # type: ignore[attr-defined]
-        lines.append(f"  {label:14}{cells}")
+    for key, which in (("confusion", "all pairs"), ("blind_confusion", "blind pairs")):
+        lines += ["", f"confusion (rows: label, columns: verdict; calibrated threshold, {which})"]
+        confusion = result[key]
+        lines.append("  " + " " * 14 + "".join(f"{kind[:13]:>14}" for kind in LABELS))
+        for label in LABELS:
+            cells = "".join(f"{confusion.get(f'{label}->{kind}', 0):>14}" for kind in LABELS)  # type: ignore[attr-defined]
+            lines.append(f"  {label:14}{cells}")
     lines += ["", "accuracy per category (all pairs)"]
     for category, (right, total) in sorted(result["categories"].items()):  # type: ignore[attr-defined]
         lines.append(f"  {category:22} {right:3}/{total:<3} {right / total:.2f}")
     errors = result["duplicate_errors"]
     if errors:
-        lines += ["", "duplicate errors (label -> verdict, cosine, H = held out or fresh)"]
+        lines += ["", "duplicate errors (label -> verdict, cosine, H = held out, fresh or blind)"]
         for error in errors:  # type: ignore[attr-defined]
             cosine = "-" if error["cosine"] is None else f"{error['cosine']:.3f}"
             lines.append(

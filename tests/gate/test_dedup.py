@@ -12,6 +12,7 @@ from memstrata.gate.calibration import DEDUP_THRESHOLDS, dedup_threshold
 from memstrata.gate.relation import relate
 from memstrata.gate.statements import features_of
 from memstrata.providers.embedder import DEFAULT_EMBEDDER, load_embedder
+from tests.gate.blind_pairs import BLIND_PAIRS
 from tests.gate.dedup_pairs import DETAIL_CHANGE_CATEGORIES, LABELS, PAIRS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -197,6 +198,37 @@ def test_how_much_or_which_way_is_part_of_what_a_statement_says(candidate, store
 )
 def test_what_will_be_is_not_what_is(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("The limit is five hundred requests", {"500"}),
+        ("The sync takes twenty-five minutes", {"25min"}),
+        ("Founded in two thousand and twenty", {"2020"}),
+        ("Logs are kept for ninety days", {"90d"}),
+        ("Pick one or two", {"1", "2"}),  # no one number: each stays itself
+        ("Rooms one two three", {"1", "2", "3"}),
+    ],
+)
+def test_a_number_said_in_several_words_is_one_number(text, numbers):
+    assert features_of(text).numbers == numbers
+
+
+def test_the_words_for_one_relative_name_the_same_one():
+    assert relate("Jonas has 2 children", "Jonas has two kids").kind == "duplicate"
+    assert relate("Ann's mom lives in Porto", "Ann's mother lives in Porto").kind == "duplicate"
+    assert relate("Ann's dad lives in Porto", "Ann's mother lives in Porto").kind == "unrelated"
+
+
+def test_no_blind_pair_that_says_another_thing_is_merged():
+    # Pairs labelled by a session that never saw the rules: merging one of these loses a fact.
+    merged = [
+        (pair.candidate, pair.stored, pair.label)
+        for pair in BLIND_PAIRS
+        if pair.label != "duplicate" and relate(pair.candidate, pair.stored).kind == "duplicate"
+    ]
+    assert merged == []
 
 
 def test_a_swap_is_quoted_in_the_order_each_side_wrote_it():

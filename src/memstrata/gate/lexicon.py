@@ -22,11 +22,21 @@ NUMBER_WORDS = {
     "ten": "10",
     "eleven": "11",
     "twelve": "12",
+    "thirteen": "13",
+    "fourteen": "14",
     "fifteen": "15",
+    "sixteen": "16",
+    "seventeen": "17",
+    "eighteen": "18",
+    "nineteen": "19",
     "twenty": "20",
     "thirty": "30",
     "forty": "40",
     "fifty": "50",
+    "sixty": "60",
+    "seventy": "70",
+    "eighty": "80",
+    "ninety": "90",
     "hundred": "100",
     "thousand": "1000",
     "million": "1000000",
@@ -45,6 +55,17 @@ NUMBER_WORDS = {
     "ninth": "9.",
     "tenth": "10.",
 }
+# Numbers said in several words, read as one: "twenty-five", "five hundred", "two thousand and
+# twenty" (each word alone is in NUMBER_WORDS).
+_COUNTING = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety"
+)
+SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_NUMBER_WORD = "(?:" + "|".join(_COUNTING.split() + list(SCALES)) + ")"
+SPOKEN_NUMBER = re.compile(
+    rf"\b{_NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+){_NUMBER_WORD})+\b", re.IGNORECASE
+)
 # Units that follow a number: part of the number, so "10 min" ≠ "10 h".
 UNITS = {
     "ms": "ms",
@@ -277,6 +298,12 @@ SYNONYM_GROUPS = (
     "always usually typically normally",
     "often frequently",
     "allergic allergy",
+    "child children kid kids",
+    "mother mom mum",
+    "father dad",
+    "grandmother grandma",
+    "grandfather grandpa",
+    "neighbour neighbor",
     "vegetarian veggie",
     "colleague coworker teammate",
     "reply respond answer response",

@@ -133,7 +133,10 @@ def relate(
                 return found("update", f"same statement, another qualifier ({qualified})")
             return found("update", f"same statement, {changed_detail(a, b)}")
         return found("unrelated", f"different {difference}")
-    swap = swapped(a, b)
+    # Below, what could merge (one side at most says more) is told apart by the small words
+    # and their order; two sides with words of their own are compared on those words.
+    mergeable = not own_a or not own_b
+    swap = swapped(a, b) if mergeable else None
     if swap is not None:
         shown = swap.words | swap.counts
         change = f"{_in_order(b, shown)} → {_in_order(a, shown)}"
@@ -142,19 +145,19 @@ def relate(
         if swap.ranking:
             return found("contradiction", f"the same words ranked the other way ({change})")
         return found("unrelated", f"the same words, two parts swapped ({change})")
-    opposite = opposed(a, b)
+    opposite = opposed(a, b) if not own_a and not own_b else None
     if opposite is not None:
         word, ours, theirs = opposite
         change = f"{theirs} {_in_order(b, {word})} → {ours} {_in_order(a, {word})}"
         kind: RelationKind = "update" if a.change_marked else "contradiction"
         return found(kind, f"the same words, the opposite said ({change})")
-    if a.future != b.future and not a.cjk and (not own_a or not own_b):
+    if a.future != b.future and not a.cjk and mergeable:
         # "Ann moved to Berlin" after "Ann will move to Berlin": the plan came about
         if b.future:
             return found("update", "what was to come has come")
         return found("unrelated", "one says what will be, the other what is or was")
     qualified = requalified(a, b)
-    if qualified is not None and (not own_a or not own_b):
+    if qualified is not None and mergeable:
         # one could merge into the other: "the service is up" / "… down", "all" / "some"
         if a.change_marked:
             return found("update", f"the same words, another qualifier ({qualified})")

@@ -12,8 +12,9 @@ Two words are *swapped* when each plays in one statement the part the other play
 other, and one of those parts is a preposition's, or both words are names ("Ann likes Bob" /
 "Bob likes Ann"). A thing moved to the front with no preposition ("Coffee is what Ann drinks"
 / "Ann drinks coffee") is no swap: that is how English fronts a thing, not a new statement.
-Days and parts of the day have parts too ("mornings *over* afternoons", "*from* Monday *to*
-Friday").
+Days, parts of the day and numbers have parts too ("mornings *over* afternoons", "*from*
+Monday *to* Friday", "*2* cats"), swapped only with their own kind. What follows "and", "or"
+or a comma in a list plays the part of what it is listed with ("on Mondays and Fridays").
 
 A word is *opposed* when one statement puts it after a preposition and the other after the
 opposite one: "run migrations *before* deploying" / "*after* deploying", "moved *to* Berlin"
@@ -55,6 +56,8 @@ def swapped(a: Features, b: Features) -> Swap | None:
     shared = [word for word in ours if word in theirs]
     for at, first in enumerate(shared):
         for second in shared[at + 1 :]:
+            if _kind(a, first) != _kind(a, second):
+                continue  # "14 March" / "March 14": a date's day and month play no parts
             one, other = ours[first], ours[second]
             if one == other or theirs[first] != other or theirs[second] != one:
                 continue
@@ -79,6 +82,12 @@ def opposed(a: Features, b: Features) -> tuple[str, str, str] | None:
         if word in theirs and lexicon.OPPOSITE_MARKERS.get(part) == theirs[word]:
             return word, part, theirs[word]
     return None
+
+
+def _kind(features: Features, value: str) -> str:
+    if value in features.dates:
+        return "date"
+    return "number" if value in features.numbers else "word"
 
 
 def _parts(features: Features) -> dict[str, str]:

@@ -184,6 +184,8 @@ class _State:
         self.role = ""
         #: the token being read follows a comma, "and" or "but"
         self.contrasting = False
+        #: "and", "or" or a comma was read since the last value placed
+        self.listing = False
         self.han: list[str] = []
         self.skip_unit = ""
         #: where in the text as read the token being read was written
@@ -205,10 +207,15 @@ class _State:
         self.place(word)
 
     def place(self, value: str) -> None:
-        """``value`` takes the preposition read since the last one placed."""
+        """``value`` takes the preposition read since the last one placed, or in a list the
+        part of what it is listed with ("on Mondays *and* Fridays")."""
         at = self.where[0] if self.where is not None else len(self.placed)
-        self.placed.append((at, value, self.role))
+        role = self.role
+        if not role and self.listing and self.placed:
+            role = max(self.placed)[2]
+        self.placed.append((at, value, role))
         self.role = ""
+        self.listing = False
 
     def add_date(self, date: str) -> None:
         self.place(date)  # "*from* Monday *to* Friday", "mornings *over* afternoons"
@@ -309,10 +316,36 @@ class _Traced:
 
 def _normalise_english(text: _Traced) -> None:
     text.sub(lexicon.FILLER, " ")
+    text.sub(lexicon.SPOKEN_NUMBER, _spoken_number)
     for pattern, replacement in lexicon.ALIAS_PATTERNS:
         text.sub(pattern, replacement)
     text.sub(lexicon.TIME_12H, _clock_12h)
     text.sub(lexicon.TIME_24H, lambda m: f"{int(m.group(1)):02d}:{m.group(2)}")
+
+
+def _spoken_number(match: re.Match[str]) -> str:
+    """ "five hundred" → 500, "twenty-five" → 25, "two thousand and twenty" → 2020; words that
+    make no one number ("one two", "ten and five") are left as they are."""
+    words = re.split(r"[\s-]+", match.group(0).casefold())
+    total = current = 0
+    previous = ""
+    for word in words:
+        if word == "and":
+            if previous not in lexicon.SCALES:
+                return match.group(0)
+        elif word in lexicon.SCALES:
+            scale = lexicon.SCALES[word]
+            if scale == 100:
+                current = (current or 1) * 100
+            else:
+                total, current = total + (current or 1) * scale, 0
+        else:
+            value = int(lexicon.NUMBER_WORDS[word])
+            if current % 100 and (value >= 10 or current % 10):
+                return match.group(0)  # "one two", "twenty thirty": no one number
+            current += value
+        previous = word
+    return f" {total + current} "
 
 
 def _clock_12h(match: re.Match[str]) -> str:
@@ -464,6 +497,8 @@ def _read_word(
         state.add_word(folded)
         state.add_in_order(folded, True)
         return
+    if folded in ("and", "or") or state.contrasting:
+        state.listing = True
     if folded in lexicon.ROLE_MARKERS:
         state.role = folded
     if folded in lexicon.QUALIFIERS:
@@ -474,8 +509,9 @@ def _read_word(
         return
     name = False
     if folded in lexicon.RELATIVES:
-        state.relatives.add(_stem(folded))
-        state.add_name(_stem(folded))
+        relative = _fold(folded)[0]  # "kids" = "children"
+        state.relatives.add(relative)
+        state.add_name(relative)
     elif token[:1].isupper() and folded not in lexicon.OPENERS:
         state.add_name(folded)
         name = True
