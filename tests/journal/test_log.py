@@ -84,6 +84,14 @@ def test_tabs_and_line_ends_in_log_text_are_spaces(memory: Memory):
     assert memory.log("shipped\tthe\r\ncanary").text == "- 10:00 shipped the canary"
 
 
+def test_a_retain_section_in_log_text_is_refused_with_what_to_do(memory: Memory):
+    # Folded into one line it was a note reading "## Retain - W @Ann: …", promoting nothing.
+    with pytest.raises(InputError, match=r"'## Retain' heading.*--kind world"):
+        memory.log("Met Ann.\n\n## Retain\n- W @Ann: Ann moved to Porto")
+    assert not memory.workspace.journal_path("2025-11-27").exists()
+    assert memory.log("@Ann moved to Porto", kind="world").text == "- W @Ann moved to Porto"
+
+
 def test_a_journal_that_is_not_utf8_is_never_rewritten(workspace, fixed_now):
     path = workspace / "memory" / "2025-11-27.md"
     path.write_bytes(b"# day\n\n- caf\xe9\n")

@@ -67,6 +67,14 @@ def append_log(
         raise InputError("nothing to log: the text is empty")
     if len(body) > MAX_LOG_CHARS:
         raise InputError(f"log text is {len(body)} chars; at most {MAX_LOG_CHARS} fit in one entry")
+    if any(line.strip().casefold() == "## retain" for line in text.splitlines()):
+        # folded into one line, the section would be a note that reads "## Retain - W …": no
+        # fact would be promoted, and nothing would say so
+        raise InputError(
+            "log text holds a '## Retain' heading, and one entry is one line: log each fact "
+            "with its kind (--kind world|experience|opinion|observation), or write the section "
+            "into the day's file; nothing was written"
+        )
     control = _first_control(text)
     if control is not None:
         # as the gate refuses them: a terminal escape or a NUL is no note, and would reach the
