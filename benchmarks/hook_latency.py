@@ -40,6 +40,7 @@ import foundation  # the sibling benchmark: its deterministic data generators
 from memstrata import Memory
 from memstrata.hooks import our_hooks
 from memstrata.hooks.claude_code import install
+from memstrata.model import TopicMeta
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "benchmarks-hooks.md"
@@ -50,9 +51,10 @@ def build_workspace(root: Path, topics: int) -> None:
     rng = random.Random(foundation.SEED)
     Memory.init(root).close()
     when = foundation.NOW.isoformat().replace("+00:00", "Z")
+    meta = TopicMeta(created=when, updated=when)
     for number in range(topics):
         topic_id, summary, detail = foundation.topic_text(rng, number)
-        foundation.write_topic_files(root, topic_id, summary, detail, when)
+        foundation.write_topic_files(root, topic_id, summary, meta, detail=detail)
     foundation.write_journal_days(root, 14, rng)
     with Memory(root) as memory:
         memory.rebuild()
