@@ -521,6 +521,20 @@ _BLOCKS: list[tuple[str, str, str, list[tuple[str, str]]]] = [
         ("Sara sent the contract to Marco", "Marco sent the contract to Sara"),
         ("Ann has 3 cats and 2 dogs", "Ann has 2 cats and 3 dogs"),
     ]),
+    ("zh-swapped-parts", "zh", "duplicate", [
+        ("王伟喜欢茶和咖啡", "王伟喜欢咖啡和茶"),
+    ]),
+    ("zh-swapped-parts", "zh", "update", [
+        ("王伟现在更喜欢咖啡而不是茶", "王伟更喜欢茶而不是咖啡"),
+        ("王芳从上海搬到北京", "王芳从北京搬到上海"),
+    ]),
+    ("zh-swapped-parts", "zh", "contradiction", [
+        ("王伟更喜欢咖啡而不是茶", "王伟更喜欢茶而不是咖啡"),
+    ]),
+    ("zh-swapped-parts", "zh", "unrelated", [
+        ("李娜向王伟汇报", "王伟向李娜汇报"),
+        ("刘洋喜欢陈静", "陈静喜欢刘洋"),
+    ]),
     # How much or which way: the stop words "all", "some", "more", "up" … (written with the
     # rule for them). A particle may stand before or after its object.
     ("qualifier", "en", "duplicate", [

@@ -136,6 +136,12 @@ def test_the_same_statement_about_someone_else_is_unrelated(candidate, stored):
         # and numbers: what they are said after, and what they count
         ("The sync moved from 4pm to 3pm", "The sync moved from 3pm to 4pm", "update"),
         ("Ann has 3 cats and 2 dogs", "Ann has 2 cats and 3 dogs", "unrelated"),
+        # and Chinese, compared by character: two pieces that change places around the rest
+        ("王伟现在更喜欢咖啡而不是茶", "王伟更喜欢茶而不是咖啡", "update"),
+        ("王伟更喜欢咖啡而不是茶", "王伟更喜欢茶而不是咖啡", "contradiction"),
+        ("李娜向王伟汇报", "王伟向李娜汇报", "unrelated"),
+        ("王伟喜欢茶和咖啡", "王伟喜欢咖啡和茶", "duplicate"),  # a list
+        ("前端代码由吴静维护", "吴静维护前端代码", "duplicate"),  # the passive
         # ranked the other way with no change marked: a human decides
         ("Ann prefers coffee over tea", "Ann prefers tea over coffee", "contradiction"),
         ("Ann strongly prefers coffee over tea", "Ann prefers tea over coffee", "contradiction"),
@@ -238,6 +244,8 @@ def test_a_swap_is_quoted_in_the_order_each_side_wrote_it():
     assert reason == "the same words, two parts swapped (tea over coffee → coffee over tea)"
     reason = relate("Ann has 3 cats and 2 dogs", "Ann has 2 cats and 3 dogs").reason
     assert reason.endswith("(2 cats and 3 dogs → 3 cats and 2 dogs)")
+    reason = relate("李娜向王伟汇报", "王伟向李娜汇报").reason
+    assert reason.endswith("(王伟…李娜 → 李娜…王伟)")
 
 
 def test_statements_in_different_languages_are_never_merged():

@@ -140,6 +140,8 @@ def relate(
     if swap is not None:
         shown = swap.words | swap.counts
         change = f"{_in_order(b, shown)} → {_in_order(a, shown)}"
+        if swap.shown[0]:
+            change = " → ".join(swap.shown)
         if a.change_marked and (swap.ranking or not swap.subject):
             return found("update", f"the same words, two parts swapped ({change})")
         if swap.ranking:

@@ -43,12 +43,16 @@ class Swap:
     subject: bool
     #: the numbers that count the two words, if those are their parts ("2 cats", "3 dogs")
     counts: frozenset[str] = frozenset()
+    #: how ``b`` and ``a`` put the two, where the features cannot quote them (Chinese)
+    shown: tuple[str, str] = ("", "")
 
 
 def swapped(a: Features, b: Features) -> Swap | None:
     """The first pair of words, in the order ``a`` says them, that ``a`` and ``b`` give each
-    other's parts (see the module docstring), or ``None``. Chinese is compared by character,
-    with no word order to read, so it has no parts."""
+    other's parts (see the module docstring), or ``None``. Chinese, compared by character, is
+    read by :func:`_han_swap`."""
+    if a.cjk and b.cjk:
+        return _han_swap(a, b)
     if a.cjk or b.cjk:
         return None
     ours, theirs = _parts(a), _parts(b)
@@ -70,6 +74,43 @@ def swapped(a: Features, b: Features) -> Swap | None:
                     counts=frozenset(part[1:] for part in (one, other) if part[:1] == "#"),
                 )
     return None
+
+
+def _han_swap(a: Features, b: Features) -> Swap | None:
+    """Two pieces of Chinese that changed places around what stays between them: "李四喜欢张三"
+    / "张三喜欢李四", "从北京搬到上海" / "从上海搬到北京". Characters are compared with no order
+    (so that "前端代码由吴静维护" = "吴静维护前端代码"), which made these the same characters.
+    A swap needs something between the pieces that is not a conjunction ("周一和周五" /
+    "周五和周一" is one list); "比" or "而" (而不是) between them ranks the two."""
+    for ours, theirs in (("".join(a.han), "".join(b.han)), ("|".join(a.han), "|".join(b.han))):
+        if ours == theirs or sorted(ours) != sorted(theirs):
+            continue
+        start = 0
+        while ours[start] == theirs[start]:
+            start += 1
+        end = 0
+        while ours[-1 - end] == theirs[-1 - end]:
+            end += 1
+        mine, other = ours[start : len(ours) - end], theirs[start : len(theirs) - end]
+        for first in range(1, len(mine) - 1):
+            for last in range(1, len(mine) - first):
+                between = mine[first : len(mine) - last]
+                moved = (mine[len(mine) - last :], mine[:first])  # as ``b`` says them
+                if other != moved[0] + between + moved[1]:
+                    continue
+                if between.strip("|") in _HAN_CONJUNCTIONS:
+                    return None
+                return Swap(
+                    frozenset(moved),
+                    ranking="比" in between or "而" in between,
+                    subject=start == 0,
+                    shown=(f"{moved[0]}…{moved[1]}", f"{moved[1]}…{moved[0]}"),
+                )
+    return None
+
+
+#: what joins the items of a list: "周一*和*周五"
+_HAN_CONJUNCTIONS = frozenset({"和", "与", "及", "、", "或", "跟", "同", "或者", "以及"})
 
 
 def opposed(a: Features, b: Features) -> tuple[str, str, str] | None:
