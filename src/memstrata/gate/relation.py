@@ -133,39 +133,9 @@ def relate(
                 return found("update", f"same statement, another qualifier ({qualified})")
             return found("update", f"same statement, {changed_detail(a, b)}")
         return found("unrelated", f"different {difference}")
-    # Below, what could merge (one side at most says more) is told apart by the small words
-    # and their order; two sides with words of their own are compared on those words.
-    mergeable = not own_a or not own_b
-    swap = swapped(a, b) if mergeable else None
-    if swap is not None:
-        shown = swap.words | swap.counts
-        change = f"{_in_order(b, shown)} → {_in_order(a, shown)}"
-        if swap.shown[0]:
-            change = " → ".join(swap.shown)
-        if a.change_marked and (swap.ranking or not swap.subject):
-            return found("update", f"the same words, two parts swapped ({change})")
-        if swap.ranking:
-            return found("contradiction", f"the same words ranked the other way ({change})")
-        return found("unrelated", f"the same words, two parts swapped ({change})")
-    opposite = opposed(a, b) if not own_a and not own_b else None
-    if opposite is not None:
-        word, ours, theirs = opposite
-        change = f"{theirs} {_in_order(b, {word})} → {ours} {_in_order(a, {word})}"
-        kind: RelationKind = "update" if a.change_marked else "contradiction"
-        return found(kind, f"the same words, the opposite said ({change})")
-    if a.future != b.future and not a.cjk and mergeable:
-        # "Ann moved to Berlin" after "Ann will move to Berlin": the plan came about
-        if b.future:
-            return found("update", "what was to come has come")
-        return found("unrelated", "one says what will be, the other what is or was")
-    qualified = requalified(a, b)
-    if qualified is not None and mergeable:
-        # one could merge into the other: "the service is up" / "… down", "all" / "some"
-        if a.change_marked:
-            return found("update", f"the same words, another qualifier ({qualified})")
-        if qualified.opposite:
-            return found("contradiction", f"the same words, the opposite qualifier ({qualified})")
-        return found("unrelated", f"the same words, another qualifier ({qualified})")
+    told = _told_apart(a, b, own_a, own_b)
+    if told is not None:
+        return found(*told)
     if a.cjk != b.cjk:
         return found("unrelated", "different languages: no lexical check for a duplicate")
     if not own_a and not own_b:
@@ -194,6 +164,49 @@ def relate(
         changed = f"{spelled(b, own_b)} → {spelled(a, own_a)}"
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
+
+
+def _told_apart(
+    a: Features, b: Features, own_a: frozenset[str], own_b: frozenset[str]
+) -> tuple[RelationKind, str] | None:
+    """What the small words and their order say of two statements that hold the same content
+    words (one side at most with words of its own, so they could merge): two parts swapped,
+    the opposite preposition, what will be against what is, another qualifier; ``None`` when
+    none of these tells them apart. Two sides with words of their own are compared on those."""
+    mergeable = not own_a or not own_b
+    swap = swapped(a, b) if mergeable else None
+    if swap is not None:
+        shown = swap.words | swap.counts
+        change = f"{_in_order(b, shown)} → {_in_order(a, shown)}"
+        if swap.shown[0]:
+            change = " → ".join(swap.shown)
+        if a.change_marked and (swap.ranking or not swap.subject):
+            return "update", f"the same words, two parts swapped ({change})"
+        if swap.ranking:
+            return "contradiction", f"the same words ranked the other way ({change})"
+        return "unrelated", f"the same words, two parts swapped ({change})"
+    opposite = opposed(a, b) if not own_a and not own_b else None
+    if opposite is not None:
+        word, ours, theirs = opposite
+        change = f"{theirs} {_in_order(b, {word})} → {ours} {_in_order(a, {word})}"
+        return (
+            "update" if a.change_marked else "contradiction",
+            f"the same words, the opposite said ({change})",
+        )
+    if a.future != b.future and not a.cjk and mergeable:
+        # "Ann moved to Berlin" after "Ann will move to Berlin": the plan came about
+        if b.future:
+            return "update", "what was to come has come"
+        return "unrelated", "one says what will be, the other what is or was"
+    qualified = requalified(a, b)
+    if qualified is not None and mergeable:
+        # "the service is up" / "… down", "reviews all" / "some pull requests"
+        if a.change_marked:
+            return "update", f"the same words, another qualifier ({qualified})"
+        if qualified.opposite:
+            return "contradiction", f"the same words, the opposite qualifier ({qualified})"
+        return "unrelated", f"the same words, another qualifier ({qualified})"
+    return None
 
 
 def _in_order(features: Features, words: frozenset[str] | set[str]) -> str:
