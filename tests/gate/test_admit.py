@@ -685,6 +685,25 @@ def test_a_fact_superseding_the_one_statement_of_a_named_topic_replaces_it_there
     assert last.op == "supersede" and "Ann likes kayaking" in last.reason
 
 
+def test_a_page_of_one_statement_keeps_its_name_when_the_statement_changes(
+    mem: Memory, clock: Clock
+):
+    # It was superseded whole by a new notes/ topic: the page and its heading left recall.
+    mem.write_topic("people/bob", "# Bob Stone\n\nLives in Berlin.\n")
+    clock.advance()
+
+    verdict = mem.remember("Bob now lives in Paris", entities=["Bob"])
+
+    assert isinstance(verdict, Superseded) and verdict.topic_id == "people/bob"
+    assert [topic.id for topic in mem.list_topics()] == ["people/bob"]
+    assert mem.get_topic("people/bob").summary == "# Bob Stone\n\nBob now lives in Paris.\n"
+    # a note of one statement is still replaced whole, linked both ways
+    note = mem.remember("Carl lives in Rome")
+    clock.advance()
+    newer = mem.remember("Carl now lives in Oslo")
+    assert isinstance(newer, Superseded) and newer.old_id == note.topic_id != newer.topic_id
+
+
 def test_a_fact_that_cannot_go_into_the_named_topic_says_where_it_went_and_why(
     mem: Memory, clock: Clock
 ):

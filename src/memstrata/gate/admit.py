@@ -11,9 +11,9 @@ strongest relation found:
     contradiction   → Conflicted: both kept, both marked, a proposal asks a person to rule
     nothing related → Admitted as a new topic (or appended to the named one)
 
-A topic holding one statement is superseded as a whole (a new topic, links both ways). A page
-holding several statements (``people/ann``) has just the changed sentence replaced, and its
-history keeps the old one.
+A topic holding one statement and no heading (a note) is superseded as a whole (a new topic,
+links both ways). A page (a ``# heading`` naming its subject, as ``people/ann``, or several
+statements) has just the changed sentence replaced, and its history keeps the old one.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class _Match:
     topic: Topic
     statement: str
     relation: Relation
-    whole: bool  # the topic holds this one statement only
+    whole: bool  # the topic is a note holding this one statement only (no heading)
     said: str  # the statement as compared: with the page's subject when it leaves it out
 
 
@@ -216,7 +216,9 @@ class Gate:
             cosines = self._cosines(text, said)
             for statement, full, cosine in zip(statements, said, cosines, strict=True):
                 relation = relate(text, full, cosine, self.threshold, subject)
-                found = _Match(topic, statement, relation, len(statements) == 1, full)
+                # a note of one statement is replaced whole; a page keeps its name and heading
+                whole = len(statements) == 1 and not subject
+                found = _Match(topic, statement, relation, whole, full)
                 if best is None or _rank(found) > _rank(best):
                     best = found
         return best
