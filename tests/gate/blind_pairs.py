@@ -1,7 +1,8 @@
 """Blind pairs: labelled by a session that never saw the gate's rules or the other pairs.
 
-Written on 2026-12-03 by a helper session given only the four labels' definitions and asked for
-hard English pairs (the same words saying different things, different words saying the same);
+Written on 2026-12-03 by helper sessions given only the four labels' definitions and asked for
+hard pairs, 120 English and 80 Chinese (the same words saying different things, different
+words saying the same);
 each row is (candidate, stored, label, what makes it hard). It measures the gate out of sample:
 never tuned on. What changed in the rules after they were first run, and what that did to
 them, is listed in docs/benchmarks-dedup.md.
@@ -136,9 +137,94 @@ _ROWS: list[tuple[str, str, str, str]] = [
     ('Alerts email the on-call engineer outside business hours.', 'Alerts page the on-call engineer only during business hours.', 'unrelated', 'complementary conditions'),
     ('If the build passes, Slack notifies Dana.', 'If the build fails, Slack notifies Marco.', 'unrelated', 'different condition and person'),
 ]
+# Chinese, written the same way by a second helper session (no 张三 or 李四: names of numerals
+# read as numbers)
+_ZH_ROWS: list[tuple[str, str, str, str]] = [
+    ('周建华每周三下午3点开周会', '周建华每周三15:00开周会', 'duplicate', '下午3点 vs 15:00'),
+    ('部署脚本由孙磊维护', '孙磊维护部署脚本', 'duplicate', '由 passive vs active'),
+    ('支付服务被林晓芳重构过', '林晓芳重构过支付服务', 'duplicate', '被 passive vs active'),
+    ('陈雨桐爱用 Vim 写代码', '陈雨桐喜欢用 Vim 写代码', 'duplicate', 'synonym 爱/喜欢'),
+    ('何志远居住在杭州西湖区', '何志远住在杭州西湖区', 'duplicate', '居住在/住在'),
+    ('订单服务部署在2个可用区', '订单服务部署在两个可用区', 'duplicate', '2个/两个'),
+    ('测试环境数据库使用 Postgres 15', '测试环境的数据库用的是 Postgres 15', 'duplicate', 'filler words, 使用/用的是'),
+    ('马骏每次发版前都会先跑一遍回归测试', '每次发版前，马骏都会先跑一遍回归测试', 'duplicate', 'clause reordered, punctuation'),
+    ('网关超时时间为30秒', '网关的超时时间是三十秒', 'duplicate', '汉字 vs digits, 为/是'),
+    ('赵一鸣比刘海涛晚入职两年', '刘海涛比赵一鸣早入职两年', 'duplicate', 'comparison reversed plus antonym = same'),
+    ('吴俊是宋佳的直属领导', '宋佳直接向吴俊汇报', 'duplicate', 'reporting line stated from other side'),
+    ('合并代码前至少要有2人审批通过', '代码评审至少需要两人批准才能合并', 'duplicate', 'paraphrase, reordered'),
+    ('比起 Go，杨帆更喜欢 Python', '杨帆更喜欢用 Python 而不是 Go', 'duplicate', '比起 vs 而不是, same direction'),
+    ('每天凌晨两点会执行备份任务', '备份任务每天凌晨2点执行', 'duplicate', 'reordered, 两/2'),
+    ('日志服务被黄磊迁到了 K8s 上', '黄磊把日志服务迁到了 K8s 上', 'duplicate', '被 vs 把'),
+    ('前端项目的依赖是用 pnpm 管理的', '前端项目用 pnpm 管理依赖', 'duplicate', '是...的 construction'),
+    ('许文静从下周一起休产假', '许文静下周一开始休产假', 'duplicate', '从...起 vs 开始'),
+    ('告警会同时发到邮箱和飞书', '告警会同时发到飞书和邮箱', 'duplicate', 'coordination order swapped'),
+    ('CI 流水线大概要跑15分钟', 'CI 流水线大约需要十五分钟', 'duplicate', '大概/大约, 汉字 vs digits'),
+    ('唐浩生日在三月八号', '唐浩的生日是3月8日', 'duplicate', 'date written differently'),
+    ('冯晨用的笔记本电脑是 MacBook Pro', '冯晨的笔记本是 MacBook Pro', 'duplicate', 'filler, 笔记本电脑/笔记本'),
+    ('主从库的同步延迟在1秒以内', '主从库同步延迟不超过一秒', 'duplicate', '以内 vs 不超过'),
+    ('流水线里集成测试排在单元测试之后', '流水线先跑单元测试再跑集成测试', 'duplicate', '之后 vs 先...再'),
+    ('除了管理员，其他人都不能删除仓库', '只有管理员能删除仓库', 'duplicate', '除了...都不能 vs 只有...能'),
+    ('周建华的周会改到每周四下午3点', '周建华每周三下午3点开周会', 'update', '改到, day changed'),
+    ('何志远已经搬到杭州滨江区了', '何志远住在杭州西湖区', 'update', '搬到, district changed'),
+    ('订单服务现在部署在三个可用区', '订单服务部署在两个可用区', 'update', '现在, count changed'),
+    ('测试环境数据库升级到了 Postgres 16', '测试环境的数据库用的是 Postgres 15', 'update', 'version bump, one digit'),
+    ('陈雨桐不再用 Vim，改用 VS Code 了', '陈雨桐喜欢用 Vim 写代码', 'update', '不再 change over time'),
+    ('网关超时时间调成了60秒', '网关的超时时间是三十秒', 'update', '调成, number changed'),
+    ('部署脚本现在由孙磊维护', '部署脚本由林晓芳维护', 'update', '现在, owner changed'),
+    ('备份任务改成每周日凌晨2点执行', '备份任务每天凌晨2点执行', 'update', '每天 -> 每周 with 改成'),
+    ('宋佳调岗后改向韩梅汇报', '宋佳直接向吴俊汇报', 'update', '调岗后, manager changed'),
+    ('许文静的产假推迟到下下周一开始', '许文静下周一开始休产假', 'update', '推迟, date shifted'),
+    ('马骏的手机号换成了13912345678', '马骏的手机号是13812345678', 'update', '换成, one digit differs'),
+    ('CI 流水线优化后只需要8分钟', 'CI 流水线大约需要十五分钟', 'update', '优化后, 只, duration changed'),
+    ('前端项目已经从 npm 换成 pnpm 了', '前端项目用 npm 管理依赖', 'update', '从X换成Y'),
+    ('用户中心服务已经迁移到阿里云了', '用户中心服务部署在自建机房', 'update', '已经迁移, location changed'),
+    ('告警现在只发到飞书', '告警会同时发到飞书和邮箱', 'update', '现在只, channel removed'),
+    ('杨帆现在改成更喜欢 Go 了', '杨帆更喜欢用 Python 而不是 Go', 'update', 'reversed preference but 现在改成 marks change'),
+    ('唐浩的工位搬到了5楼', '唐浩的工位在3楼', 'update', '搬到, floor changed'),
+    ('代码评审改为只需一人批准即可合并', '代码评审至少需要两人批准才能合并', 'update', '改为, count changed'),
+    ('移动端项目的负责人换成了蒋立', '移动端项目的负责人是曹宇', 'update', '换成, person changed'),
+    ('发版窗口从周四改到了周二', '发版窗口在周四', 'update', '从X改到Y'),
+    ('郑雅婷已经从数据平台组离职了', '郑雅婷在数据平台组工作', 'update', 'state change 已经离职'),
+    ('日志保留期限从7天延长到了30天', '日志保留7天', 'update', '延长, number changed'),
+    ('Kafka 集群已经扩容到6个节点', 'Kafka 集群有3个节点', 'update', '扩容, count changed'),
+    ('黄磊现在改成每天晚上跑步了', '黄磊每周末跑步', 'update', '每天/每周 with 现在改成'),
+    ('王思琪对花生不过敏', '王思琪对花生过敏', 'contradiction', 'single negation character'),
+    ('刘海涛比赵一鸣晚入职两年', '刘海涛比赵一鸣早入职两年', 'contradiction', '早/晚 antonym, same order'),
+    ('吴俊向宋佳汇报', '宋佳向吴俊汇报', 'contradiction', 'who reports to whom swapped'),
+    ('杨帆更喜欢用 Go 而不是 Python', '杨帆更喜欢用 Python 而不是 Go', 'contradiction', '而不是 reversed, no time marker'),
+    ('流水线里集成测试在单元测试之前跑', '流水线先跑单元测试再跑集成测试', 'contradiction', '之前 vs 先...再 order reversed'),
+    ('代码平台上所有成员都能删除仓库', '只有管理员能删除仓库', 'contradiction', '所有 vs 只有'),
+    ('库存服务的 QPS 比订单服务高', '订单服务的 QPS 比库存服务高', 'contradiction', '比 comparison reversed'),
+    ('生产数据库没有开启自动备份', '生产数据库开启了自动备份', 'contradiction', '没有 negation'),
+    ('孙磊讨厌开早会', '孙磊喜欢开早会', 'contradiction', '喜欢/讨厌 antonym'),
+    ('蒋立反对把 main 设为保护分支', '蒋立同意把 main 设为保护分支', 'contradiction', '同意/反对 antonym'),
+    ('支付仓库禁止直接推送到 main 分支', '支付仓库允许直接推送到 main 分支', 'contradiction', '允许/禁止 antonym'),
+    ('不是所有服务都接入了监控', '所有服务都接入了监控', 'contradiction', 'negation scope over 所有'),
+    ('测试环境无法访问外网', '测试环境可以访问外网', 'contradiction', '可以/无法'),
+    ('用户库的迁移还没有完成', '用户库的迁移已经完成了', 'contradiction', '还没 after 已经; cannot regress'),
+    ('周建军每周三下午3点开周会', '周建华每周三下午3点开周会', 'unrelated', 'different person, one char'),
+    ('孙磊负责评审林晓芳的代码', '林晓芳负责评审孙磊的代码', 'unrelated', 'swapped roles, mutual review compatible'),
+    ('陈雨桐喜欢用 Vim 写文档', '陈雨桐喜欢用 Vim 写代码', 'unrelated', 'different object, one word'),
+    ('库存服务部署在两个可用区', '订单服务部署在两个可用区', 'unrelated', 'different service'),
+    ('生产环境的数据库用的是 Postgres 14', '测试环境的数据库用的是 Postgres 15', 'unrelated', 'different environment'),
+    ('马骏也负责支付服务', '何志远负责支付服务', 'unrelated', '也 adds co-owner, not replacement'),
+    ('网关的重试次数是3次', '网关的超时时间是30秒', 'unrelated', 'different attribute, similar number'),
+    ('清理任务每天凌晨2点执行', '备份任务每天凌晨2点执行', 'unrelated', 'different job, same time'),
+    ('唐浩女儿的生日是3月8日', '唐浩的生日是3月8日', 'unrelated', 'possessive shifts the subject'),
+    ('许文静上周一刚休完假', '许文静下周一开始休产假', 'unrelated', '上周/下周 different periods'),
+    ('冯晨出生在上海', '冯晨在上海工作', 'unrelated', 'same city, different attribute'),
+    ('每周的复盘会由曹宇主持', '每天的站会由曹宇主持', 'unrelated', '每周/每天 on different meetings'),
+    ('蒋立在加入我们之后做了两年后端', '蒋立在加入我们之前做过三年运维', 'unrelated', '之前/之后 different periods'),
+    ('部分服务已经接入了链路追踪', '所有服务都已经接入了日志采集', 'unrelated', '部分/所有 on different features'),
+    ('王思琪对青霉素过敏', '王思琪对花生过敏', 'unrelated', 'multiple allergies compatible'),
+    ('ZooKeeper 集群有3个节点', 'Kafka 集群有3个节点', 'unrelated', 'different cluster'),
+    ('刘海涛比赵一鸣大两岁', '刘海涛比赵一鸣早入职两年', 'unrelated', 'same comparison frame, different attribute'),
+    ('管理后台的后端是用 Go 写的', '管理后台的前端是用 React 写的', 'unrelated', '前端/后端 different part'),
+]
 # fmt: on
 
 BLIND_PAIRS: list[Pair] = [
-    Pair(candidate, stored, label, "blind", "en", held_out=True)
-    for candidate, stored, label, _ in _ROWS
+    Pair(candidate, stored, label, "blind", language, held_out=True)
+    for language, rows in (("en", _ROWS), ("zh", _ZH_ROWS))
+    for candidate, stored, label, _ in rows
 ]

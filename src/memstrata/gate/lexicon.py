@@ -238,6 +238,8 @@ OPPOSITE_QUALIFIERS = frozenset(frozenset(pair) for pair in _OPPOSITE_QUALIFIERS
 # Words that say a statement is of what will be: "Ann *will* move to Berlin" is a plan, and
 # "Ann moved to Berlin" says it came about (and "I'll", "we'll").
 FUTURE_MARKERS = frozenset("will shall won't wont shan't".split())
+# The verb "be", whose two sides name one thing ("Ann is the PM" = "The PM is Ann").
+COPULAS = frozenset("is are was were".split())
 # Verbs that mark a change and are kept as content words.
 CHANGE_VERBS = frozenset("switch mov becom chang start".split())
 # Verbs that mark a change and negate what follows: "stopped eating meat" = no longer eats it.

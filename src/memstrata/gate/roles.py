@@ -23,6 +23,7 @@ opposite one: "run migrations *before* deploying" / "*after* deploying", "moved 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from memstrata.gate import lexicon
@@ -53,7 +54,7 @@ def swapped(a: Features, b: Features) -> Swap | None:
     read by :func:`_han_swap`."""
     if a.cjk and b.cjk:
         return _han_swap(a, b)
-    if a.cjk or b.cjk:
+    if a.cjk or b.cjk or _sides_turned(a, b):
         return None
     ours, theirs = _parts(a), _parts(b)
     names = {word for word, name in a.sequence if name} & {w for w, name in b.sequence if name}
@@ -76,13 +77,30 @@ def swapped(a: Features, b: Features) -> Swap | None:
     return None
 
 
+def _sides_turned(a: Features, b: Features) -> bool:
+    """``b`` says ``a``'s two sides of "is" the other way round: "The PM is Ann" / "Ann is the
+    PM", "Bob's manager is Ann" / "Ann is Bob's manager" (not "Bob is Ann's manager")."""
+    if a.copula < 0 or b.copula < 0:
+        return False
+    ours = [value for value, _ in a.placed]
+    theirs = [value for value, _ in b.placed]
+    left, right = ours[: a.copula], ours[a.copula :]
+    return bool(left and right) and theirs == right + left
+
+
 def _han_swap(a: Features, b: Features) -> Swap | None:
-    """Two pieces of Chinese that changed places around what stays between them: "李四喜欢张三"
-    / "张三喜欢李四", "从北京搬到上海" / "从上海搬到北京". Characters are compared with no order
-    (so that "前端代码由吴静维护" = "吴静维护前端代码"), which made these the same characters.
+    """Two pieces of Chinese that changed places around what stays between them: "刘洋喜欢陈静"
+    / "陈静喜欢刘洋", "从北京搬到上海" / "从上海搬到北京", "用 Go 而不是 Python". Characters are
+    compared with no order (so that "前端代码由吴静维护" = "吴静维护前端代码"), which made these
+    the same characters.
     A swap needs something between the pieces that is not a conjunction ("周一和周五" /
     "周五和周一" is one list); "比" or "而" (而不是) between them ranks the two."""
-    for ours, theirs in (("".join(a.han), "".join(b.han)), ("|".join(a.han), "|".join(b.han))):
+    readings = (
+        ("".join(a.han), "".join(b.han)),
+        ("|".join(a.han), "|".join(b.han)),
+        (_as_written(a), _as_written(b)),  # with the Latin words: "用 Go 而不是 Python"
+    )
+    for ours, theirs in readings:
         if ours == theirs or sorted(ours) != sorted(theirs):
             continue
         start = 0
@@ -100,6 +118,9 @@ def _han_swap(a: Features, b: Features) -> Swap | None:
                     continue
                 if between.strip("|") in _HAN_CONJUNCTIONS:
                     return None
+                if between == "是" and start == 0 and end == 0:
+                    # the two sides of 是 are one thing: "何芳是产品经理" / "产品经理是何芳"
+                    return None
                 return Swap(
                     frozenset(moved),
                     ranking="比" in between or "而" in between,
@@ -107,6 +128,11 @@ def _han_swap(a: Features, b: Features) -> Swap | None:
                     shown=(f"{moved[0]}…{moved[1]}", f"{moved[1]}…{moved[0]}"),
                 )
     return None
+
+
+def _as_written(features: Features) -> str:
+    """The text as read, folded, without spaces or punctuation."""
+    return re.sub(r"[\W_]+", "", features.text.casefold())
 
 
 #: what joins the items of a list: "周一*和*周五"

@@ -65,6 +65,9 @@ class Features:
     #: came before ("npm, *not* pnpm") counts as one, and so does a number for the word it
     #: counts ("*2* cats": ``("cat", "#2")``)
     placed: tuple[tuple[str, str], ...] = ()
+    #: how many of ``placed`` stand before the statement's first "is" ("are", "was" …), or -1:
+    #: "Ann is the PM" = "The PM is Ann", the two sides of a copula being one thing
+    copula: int = -1
     #: the statement says what will be ("will", "shall", "won't"), not what is or was
     future: bool = False
     #: the English words that say how much or which way (``lexicon.QUALIFIERS``): "all",
@@ -154,6 +157,7 @@ def features_of(text: str) -> Features:
         cjk,
         tuple(state.sequence),
         tuple((value, role) for _, value, role in sorted(state.placed)),
+        sum(at < state.copula_at for at, _, _ in state.placed) if state.copula_at >= 0 else -1,
         state.future,
         frozenset(state.qualifiers),
         tuple(state.han),
@@ -180,6 +184,8 @@ class _State:
         self.sequence: list[tuple[str, bool]] = []
         self.placed: list[tuple[int, str, str]] = []
         self.qualifiers: set[str] = set()
+        #: where in the text as read the first copula stands, or -1
+        self.copula_at = -1
         #: the preposition read since the last content word, which the next one takes
         self.role = ""
         #: the token being read follows a comma, "and" or "but"
@@ -505,6 +511,8 @@ def _read_word(
         state.qualifiers.add(folded)
     if folded in lexicon.FUTURE_MARKERS:
         state.future = True
+    if folded in lexicon.COPULAS and state.copula_at < 0 and state.where is not None:
+        state.copula_at = state.where[0]
     if folded in STOP_WORDS or folded in lexicon.EXTRA_STOP or len(folded) < 2:
         return
     name = False
