@@ -142,6 +142,13 @@ def test_the_same_statement_about_someone_else_is_unrelated(candidate, stored):
         ("李娜向王伟汇报", "王伟向李娜汇报", "unrelated"),
         ("王伟喜欢茶和咖啡", "王伟喜欢咖啡和茶", "duplicate"),  # a list
         ("前端代码由吴静维护", "吴静维护前端代码", "duplicate"),  # the passive
+        ("杨帆更喜欢用 Go 而不是 Python", "杨帆更喜欢用 Python 而不是 Go", "contradiction"),
+        # the two sides of "is" turned wholesale name one thing
+        ("The PM is Ann", "Ann is the PM", "duplicate"),
+        ("Bob's manager is Ann", "Ann is Bob's manager", "duplicate"),
+        ("Bob is Ann's manager", "Ann is Bob's manager", "unrelated"),
+        ("产品经理是何芳", "何芳是产品经理", "duplicate"),
+        ("陈静是刘洋的领导", "刘洋是陈静的领导", "unrelated"),
         # ranked the other way with no change marked: a human decides
         ("Ann prefers coffee over tea", "Ann prefers tea over coffee", "contradiction"),
         ("Ann strongly prefers coffee over tea", "Ann prefers tea over coffee", "contradiction"),
