@@ -234,6 +234,20 @@ def test_the_words_for_one_relative_name_the_same_one():
     assert relate("Ann's dad lives in Porto", "Ann's mother lives in Porto").kind == "unrelated"
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # Chinese marks no name by a capital: what differs only where the subject stands is
+        # said of another one, and never supersedes it
+        ("周建军每周三下午3点开周会", "周建华每周三下午3点开周会", "unrelated"),
+        ("后端用 React 写的", "前端用 React 写的", "unrelated"),
+        ("王伟喜欢茶", "王伟喜欢咖啡", "update"),  # the value, after the subject
+    ],
+)
+def test_a_chinese_statement_about_another_subject_is_kept_apart(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
 def test_no_blind_pair_that_says_another_thing_is_merged():
     # Pairs labelled by a session that never saw the rules: merging one of these loses a fact.
     merged = [

@@ -150,6 +150,10 @@ def relate(
             return found("duplicate", f"nearly the same words (overlap {overlap:.2f})")
         adding, words = (a, own_a) if own_a else (b, own_b)
         return found("unrelated", f"one side adds {spelled(adding, words)}")
+    other = _other_han_subject(a, b)
+    if other:
+        # "周建军每周三开周会" / "周建华每周三开周会": the same said of another one
+        return found("unrelated", f"about another one ({other})")
     if same_subject and overlap >= UPDATE_MIN_OVERLAP and len(a.words & b.words) >= 2:
         about = subject_words(subject)
         said_a, said_b = predicate_of(a, about), predicate_of(b, about)
@@ -247,6 +251,25 @@ def _in_naming_place(worded: Features, coded: Features) -> bool:
     said = [word for word, _ in worded.sequence]
     at = said.index(worded.slot)
     return at + 1 < len(said) and said[at + 1] == predicate_of(coded)
+
+
+def _other_han_subject(a: Features, b: Features) -> str:
+    """How ``b`` and ``a`` name two subjects, when two Chinese statements differ only in their
+    first three characters and go on the same for two or more ("周建华 / 周建军", "前端 /
+    后端"): Chinese marks no name by a capital, and a subject opens the statement; else ""."""
+    if not (a.cjk and b.cjk):
+        return ""
+    ours, theirs = "".join(a.han), "".join(b.han)
+    same = 0
+    while same < min(len(ours), len(theirs)) and ours[-1 - same] == theirs[-1 - same]:
+        same += 1
+    head_a, head_b = ours[: len(ours) - same], theirs[: len(theirs) - same]
+    if same < 2 or not head_a or not head_b or len(head_a) > 3 or len(head_b) > 3:
+        return ""
+    start = 0
+    while ours[start] == theirs[start]:
+        start += 1
+    return f"{theirs[: len(head_b)]} / {ours[: len(head_a)]}" if start < 3 else ""
 
 
 def _same_subject(a: Features, b: Features) -> bool:
