@@ -242,6 +242,9 @@ def test_the_words_for_one_relative_name_the_same_one():
         ("周建军每周三下午3点开周会", "周建华每周三下午3点开周会", "unrelated"),
         ("后端用 React 写的", "前端用 React 写的", "unrelated"),
         ("王伟喜欢茶", "王伟喜欢咖啡", "update"),  # the value, after the subject
+        # and the opposite of 能 / 同意 is a negation
+        ("测试环境无法访问外网", "测试环境可以访问外网", "contradiction"),
+        ("蒋立反对把 main 设为保护分支", "蒋立同意把 main 设为保护分支", "contradiction"),
     ],
 )
 def test_a_chinese_statement_about_another_subject_is_kept_apart(candidate, stored, kind):
