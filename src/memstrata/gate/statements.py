@@ -125,10 +125,7 @@ def features_of(text: str) -> Features:
             _read_chinese(token, state)
         else:
             previous = tokens[position - 1][1].casefold() if position else ""
-            state.contrasting = text[: span[0]].rstrip().endswith((",", ";")) or previous in (
-                "but",
-                "and",
-            )
+            state.contrasting = _after_comma(text, span[0]) or previous in ("but", "and")
             _read_word(token, following, state, _in_compound(text, *span), position == 0)
         if not had_subject and kind == "word":
             # a code before the subject is, or names, the subject: "*Node1* has 16 GB", "The
@@ -441,6 +438,14 @@ def _read_chinese(run: str, state: _State) -> None:
     for gram in sorted(_bigrams(kept) | set(kept), key=lambda g: (kept.find(g), -len(g))):
         state.add_word(gram)
     state.where = where
+
+
+def _after_comma(text: str, start: int) -> bool:
+    """A comma or semicolon is the last thing before ``text[start]`` but white space."""
+    at = start - 1
+    while at >= 0 and text[at].isspace():
+        at -= 1
+    return at >= 0 and text[at] in ",;"
 
 
 def _in_compound(text: str, start: int, end: int) -> bool:
