@@ -12,6 +12,7 @@ import json
 import os
 import secrets
 import stat
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -23,6 +24,11 @@ T = TypeVar("T")
 
 #: how often :func:`update_shared_file` reads a file again after another writer rewrote it
 SHARED_FILE_ATTEMPTS = 20
+#: after a rename, the replaced file is watched for late appends: until it was still for this
+#: many checks, this far apart, and at most this many checks (~50 ms)
+REPLACED_FILE_QUIET = 3
+REPLACED_FILE_PAUSE_S = 0.002
+REPLACED_FILE_CHECKS = 25
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
@@ -67,9 +73,10 @@ def update_shared_file(path: Path, change: Callable[[bytes | None], tuple[bytes,
     the new file. A missing file is created without replacing one made meanwhile. Whenever the
     file changed otherwise since it was read, it is read again and ``change`` called again.
 
-    Left open: a writer that opened the file before the rename and writes only after the copy
-    still writes into the replaced file. Appending writers open, write and close within
-    microseconds, which is the window this leaves them.
+    Left open: a writer that opened the file before the rename and writes into it only after
+    it has stayed still for a few milliseconds (or keeps it open, as a log tail does) still
+    writes into the replaced file. Appending writers open, write and close within
+    microseconds; the replaced file is watched that long for one descheduled between the two.
     """
     for _ in range(SHARED_FILE_ATTEMPTS):
         try:
@@ -252,17 +259,35 @@ def _replace_keeping_appends(path: Path, fd: int, old: bytes, data: bytes) -> bo
         temp.unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
-    late = _read_range(fd, len(old))
-    if late:
-        try:
-            out = os.open(path, os.O_WRONLY | os.O_APPEND)
-        except FileNotFoundError:
-            return True  # deleted since: those lines went with the file, as they would have
-        try:
-            _write_all(out, late)
-            os.fsync(out)
-        finally:
-            os.close(out)
+    copied, quiet = len(old), 0
+    # A writer that opened the file before the rename may write into it a moment later (an
+    # `echo >>` descheduled between its open and its write): watch the replaced file until it
+    # stays still for a few checks, copying what arrives. No one can open it by name any more.
+    for _ in range(REPLACED_FILE_CHECKS):
+        late = _read_range(fd, copied)
+        if late:
+            if not _append_bytes(path, late):
+                return True  # deleted since: those lines went with the file, as they would have
+            copied, quiet = copied + len(late), 0
+        else:
+            quiet += 1
+            if quiet >= REPLACED_FILE_QUIET:
+                break
+        time.sleep(REPLACED_FILE_PAUSE_S)
+    return True
+
+
+def _append_bytes(path: Path, data: bytes) -> bool:
+    """Append ``data`` to ``path`` durably; ``False`` when the file is gone."""
+    try:
+        out = os.open(path, os.O_WRONLY | os.O_APPEND)
+    except FileNotFoundError:
+        return False
+    try:
+        _write_all(out, data)
+        os.fsync(out)
+    finally:
+        os.close(out)
     return True
 
 
