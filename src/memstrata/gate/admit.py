@@ -34,9 +34,10 @@ from memstrata.errors import (
     ParseError,
     TopicNotFound,
 )
+from memstrata.gate.compare import says_more
 from memstrata.gate.page import in_place, statements_of, subject_of, with_subject
 from memstrata.gate.relation import Relation, relate
-from memstrata.gate.statements import features_of, says_more
+from memstrata.gate.statements import features_of
 from memstrata.gate.verdicts import (
     Admitted,
     Conflicted,

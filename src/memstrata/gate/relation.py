@@ -1,8 +1,9 @@
 """How a candidate statement relates to one stored statement: duplicate, update, contradiction.
 
-``relate`` decides from the exact lexical features of :mod:`memstrata.gate.statements` and, when
-an embedder is in use, the cosine of the two texts. *Own words* are the content words one side
-has and the other lacks (Chinese compared by character, so word order is free):
+``relate`` decides from the exact lexical features of :mod:`memstrata.gate.statements`
+(compared by :mod:`memstrata.gate.compare`) and, when an embedder is in use, the cosine of the
+two texts. *Own words* are the content words one side has and the other lacks (Chinese
+compared by character, so word order is free):
 
 - **contradiction**: the polarity differs — a negation or an antonym ("is vegetarian" / "is not
   vegetarian", "likes" / "hates", "available" / "unavailable") — in the same statement, with no
@@ -42,15 +43,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from memstrata.gate.qualifiers import requalified
-from memstrata.gate.roles import opposed, swapped
-from memstrata.gate.statements import (
-    Features,
+from memstrata.gate.compare import (
     added_names,
     changed_detail,
     changes_value,
     detail_difference,
-    features_of,
     own_words,
     predicate_of,
     quoted,
@@ -60,6 +57,9 @@ from memstrata.gate.statements import (
     subject_words,
     word_overlap,
 )
+from memstrata.gate.qualifiers import requalified
+from memstrata.gate.roles import opposed, swapped
+from memstrata.gate.statements import Features, features_of
 
 RelationKind = Literal["duplicate", "update", "contradiction", "unrelated"]
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memstrata.gate.statements import detail_difference, features_of
+from memstrata.gate.compare import detail_difference
+from memstrata.gate.statements import features_of
 from memstrata.maintain.pairs import body_of, newer_first, single_statement, stated
 from memstrata.maintain.steps import Step, add_item, change_of, preview_of
 from memstrata.model import Topic
