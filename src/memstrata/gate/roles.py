@@ -101,7 +101,7 @@ def _han_swap(a: Features, b: Features) -> Swap | None:
         (_as_written(a), _as_written(b)),  # with the Latin words: "用 Go 而不是 Python"
     )
     for ours, theirs in readings:
-        if ours == theirs or sorted(ours) != sorted(theirs):
+        if len(ours) > HAN_SWAP_MAX_CHARS or ours == theirs or sorted(ours) != sorted(theirs):
             continue
         start = 0
         while ours[start] == theirs[start]:
@@ -134,6 +134,10 @@ def _as_written(features: Features) -> str:
     """The text as read, folded, without spaces or punctuation."""
     return re.sub(r"[\W_]+", "", features.text.casefold())
 
+
+#: a swap is looked for in a statement (a sentence), not a page: the search is quadratic in the
+#: characters, and a page-long rearrangement took half a second
+HAN_SWAP_MAX_CHARS = 200
 
 #: what joins the items of a list: "周一*和*周五"
 _HAN_CONJUNCTIONS = frozenset({"和", "与", "及", "、", "或", "跟", "同", "或者", "以及"})
