@@ -735,3 +735,15 @@ def test_a_fact_about_a_subject_named_otherwise_leaves_the_coded_one_alone(
 
     assert isinstance(verdict, Admitted) and verdict.created
     assert mem.get_topic(stored.topic_id).meta.state == "active"
+
+
+def test_a_new_holder_of_a_role_supersedes_the_old_and_recall_serves_only_the_new(
+    mem: Memory, clock: Clock
+):
+    old = mem.remember("Bob leads the payments team")
+    clock.advance()
+    new = mem.remember("Alice now leads the payments team")
+    assert isinstance(new, Superseded)
+    assert new.old_id == old.topic_id
+    found = [item.content for item in mem.recall("who leads the payments team").items]
+    assert found == ["Alice now leads the payments team"]

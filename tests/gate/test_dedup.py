@@ -664,3 +664,58 @@ def test_a_reason_quotes_the_changed_words_together_as_written(candidate, stored
     relation = relate(candidate, stored)
 
     assert relation.kind == "update" and changed in relation.reason, relation.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        (
+            "Alice now leads the payments team",
+            "Bob leads the payments team",
+            "another holder of the same role (Bob → Alice)",
+        ),
+        (
+            "Alice now manages the payments team, Bob moved to infra",
+            "Bob leads the payments team",
+            "another holder of the same role (Bob → Alice)",
+        ),
+        (
+            "Ann Weber now maintains the SDK",
+            "Tom Baker maintains the SDK",
+            "another holder of the same role (Tom Baker → Ann Weber)",
+        ),
+        (
+            "Priya is the release captain for 4.2",
+            "Dana is the release captain for 4.2",
+            "another holder of the same role (Dana → Priya)",
+        ),
+        (
+            "Priya is our CTO now",
+            "Dana is our CTO",
+            "another holder of the same role (Dana → Priya)",
+        ),
+    ],
+)
+def test_a_role_handed_to_another_person_is_an_update(candidate, stored, reason):
+    # the active voice, like the passive ("is now led by Alice"), supersedes the old holder
+    assert relate(candidate, stored).reason == reason
+    assert relate(candidate, stored, cosine=1.0, threshold=0.0).kind == "update"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Alice leads the payments team", "Bob leads the payments team"),  # no change marked
+        ("Alice now also leads the payments team", "Bob leads the payments team"),  # both
+        ("Alice now co-leads the payments team", "Bob leads the payments team"),
+        ("Alice now likes the payments team", "Bob likes the payments team"),  # not a role
+        ("Kim now runs every morning", "Sam runs every morning"),
+        ("Priya is now a doctor", "Dana is a doctor"),  # one of many
+        ("Priya is our CTO", "Dana is our CTO"),  # "our" without a change: read as written
+        ("Eve is now my sister", "Ann is my sister"),
+        ("Ann now manages the budget for Berlin", "Tom manages the budget"),  # says more
+        ("Ann is now the tech lead for Atlas", "Tom is the tech lead for Orion"),
+    ],
+)
+def test_the_same_said_of_another_person_without_a_handed_over_role_stays_apart(candidate, stored):
+    assert relate(candidate, stored).kind == "unrelated"

@@ -240,6 +240,15 @@ OPPOSITE_QUALIFIERS = frozenset(frozenset(pair) for pair in _OPPOSITE_QUALIFIERS
 FUTURE_MARKERS = frozenset("will shall won't wont shan't".split())
 # The verb "be", whose two sides name one thing ("Ann is the PM" = "The PM is Ann").
 COPULAS = frozenset("is are was were".split())
+# Verbs (as stemmed, synonyms folded: "manages", "owns", "heads" → lead) of a role one person
+# holds at a time: "Alice now *leads* the payments team" hands over what Bob led.
+ONE_HOLDER_VERBS = frozenset("lead maintain chair overse coordinat".split())
+# Words that keep the old holder beside the new one: "Alice now *also* leads the team".
+ADDING = re.compile(r"\b(?:also|too|as well|both|co-?leads?|jointly|together)\b", re.IGNORECASE)
+# Words before a copula's other side that make it one role ("Ann is *the* PM", "*our* CTO"),
+# where "Ann is *a* PM" is one of many.
+DEFINITE = frozenset("the".split())
+POSSESSIVES = frozenset("our my your his her their its".split())
 # Verbs that mark a change and are kept as content words.
 CHANGE_VERBS = frozenset("switch mov becom chang start".split())
 # Verbs that mark a change and negate what follows: "stopped eating meat" = no longer eats it.

@@ -35,14 +35,19 @@ compared by character, so word order is free):
   words overlap at least 0.8.
   Cross-language pairs are never duplicates: there is no lexical check to confirm the cosine.
 - **unrelated**: anything else, including another subject ("Ann likes jazz" / "Peter likes
-  jazz") or a relative ("Marco is allergic" / "Marco's son is allergic").
+  jazz") or a relative ("Marco is allergic" / "Marco's son is allergic"). Another person
+  opening the same statement is an **update** only when a role one holds at a time changes
+  hands: "Alice now leads the payments team" / "Bob leads …", "Dana is the tech lead" / "Marco
+  is the tech lead" (see ``_holder_changed``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
+from memstrata.gate import lexicon
 from memstrata.gate.compare import (
     added_names,
     changed_detail,
@@ -123,6 +128,10 @@ def relate(
     if difference == "relative":
         others = ", ".join(sorted(a.relatives ^ b.relatives))
         return found("unrelated", f"about someone else ({others})")
+    if difference == "name":
+        holders = _holder_changed(a, b)
+        if holders:
+            return found("update", f"another holder of the same role ({holders})")
     if difference is not None:
         # "switched from Vim to Helix": a change marker says which statement is newer
         needed = UPDATE_MIN_OVERLAP if a.change_marked else SAME_STATEMENT_OVERLAP
@@ -270,6 +279,60 @@ def _other_han_subject(a: Features, b: Features) -> str:
     while ours[start] == theirs[start]:
         start += 1
     return f"{theirs[: len(head_b)]} / {ours[: len(head_a)]}" if start < 3 else ""
+
+
+def _holder_changed(a: Features, b: Features) -> str:
+    """How ``b`` and ``a`` name the one who holds a role, when ``a`` hands it to another: the
+    same statement opening with another name, of a role one holds at a time ("Bob leads the
+    payments team" / "Alice now leads the payments team", "Marco is the tech lead for Orion" /
+    "Dana is the tech lead for Orion"); else ``""``.
+
+    A role is a copula before "the", or, with a change marked in ``a``, before "our" ("Priya
+    is now our CTO") or a verb of ``lexicon.ONE_HOLDER_VERBS``: "Alice now likes the team"
+    says nothing of Bob. ``a`` may go on to say what became of the old holder ("…, Bob moved
+    to infra"); "also" or "too" keeps both."""
+    if a.cjk or b.cjk or a.relatives or lexicon.ADDING.search(a.text):
+        return ""
+    named_a, named_b = _opening_names(a), _opening_names(b)
+    if not named_a or not named_b or named_a == named_b:
+        return ""
+    rest_a, rest_b = a.placed[len(named_a) :], b.placed[len(named_b) :]
+    if not rest_b or rest_a[: len(rest_b)] != rest_b:
+        return ""
+    said_after = {value for value, _ in rest_a[len(rest_b) :]}
+    if said_after and not set(named_b) <= said_after:
+        return ""  # a says more, and not of the old holder: another statement
+    if a.copula == len(named_a) and b.copula == len(named_b):
+        article = _after_copula(a.text)
+        held = article in lexicon.DEFINITE or (a.change_marked and article in lexicon.POSSESSIVES)
+    else:
+        held = a.change_marked and rest_b[0][0] in lexicon.ONE_HOLDER_VERBS
+    if not held:
+        return ""
+    return f"{spelled(b, set(named_b))} → {spelled(a, set(named_a))}"
+
+
+def _opening_names(features: Features) -> tuple[str, ...]:
+    """The names a statement opens with ("*Ann Weber* leads …", "*Dana* is the CTO"), folded."""
+    names: list[str] = []
+    opening = features.sequence[: features.copula] if features.copula >= 0 else features.sequence
+    for word, name in opening:
+        if not name:
+            break
+        names.append(word)
+    placed = tuple(value for value, _ in features.placed[: len(names)])
+    return tuple(names) if placed == tuple(names) else ()
+
+
+_AFTER_COPULA = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:(?:now|currently|still)\s+)?([^\W\d_]+)", re.IGNORECASE
+)
+
+
+def _after_copula(text: str) -> str:
+    """The word after the first "is" (and "now"), folded: "the" in "Dana is now the lead"."""
+    match = _AFTER_COPULA.search(text)
+    return match.group(1).casefold() if match else ""
 
 
 def _same_subject(a: Features, b: Features) -> bool:
