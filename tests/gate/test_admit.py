@@ -747,3 +747,11 @@ def test_a_new_holder_of_a_role_supersedes_the_old_and_recall_serves_only_the_ne
     assert new.old_id == old.topic_id
     found = [item.content for item in mem.recall("who leads the payments team").items]
     assert found == ["Alice now leads the payments team"]
+
+
+def test_a_fact_said_to_hold_besides_another_is_stored_beside_it(mem: Memory, clock: Clock):
+    mem.remember("Ann drinks tea")
+    clock.advance()
+    assert isinstance(mem.remember("Ann also drinks coffee"), Admitted)
+    found = {item.content for item in mem.recall("what does Ann drink").items}
+    assert found == {"Ann drinks tea", "Ann also drinks coffee"}

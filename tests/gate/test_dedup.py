@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from memstrata.gate import lexicon
 from memstrata.gate.calibration import DEDUP_THRESHOLDS, dedup_threshold
 from memstrata.gate.relation import relate
 from memstrata.gate.statements import features_of
@@ -719,3 +720,30 @@ def test_a_role_handed_to_another_person_is_an_update(candidate, stored, reason)
 )
 def test_the_same_said_of_another_person_without_a_handed_over_role_stays_apart(candidate, stored):
     assert relate(candidate, stored).kind == "unrelated"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Ann also drinks coffee", "Ann drinks tea"),
+        ("Ann drinks coffee too", "Ann drinks tea"),
+        ("Ann drinks coffee as well", "Ann drinks tea"),
+        ("Ann also lives in Lisbon", "Ann lives in Berlin"),
+    ],
+)
+def test_a_statement_that_holds_besides_another_replaces_nothing(candidate, stored):
+    relation = relate(candidate, stored)
+    assert (relation.kind, relation.reason.split(" (")[0]) == ("unrelated", "says it besides")
+
+
+@pytest.mark.parametrize(
+    ("text", "adding"),
+    [
+        ("Ann drinks coffee too.", True),
+        ("Ann drinks coffee too, and tea", True),
+        ("The office is too cold", False),  # "too" as "too much"
+        ("Ann drinks coffee as well as tea", False),  # a list, said as one statement
+    ],
+)
+def test_too_and_as_well_say_besides_only_ending_a_clause(text, adding):
+    assert bool(lexicon.ADDING.search(text)) is adding

@@ -243,8 +243,13 @@ COPULAS = frozenset("is are was were".split())
 # Verbs (as stemmed, synonyms folded: "manages", "owns", "heads" → lead) of a role one person
 # holds at a time: "Alice now *leads* the payments team" hands over what Bob led.
 ONE_HOLDER_VERBS = frozenset("lead maintain chair overse coordinat".split())
-# Words that keep the old holder beside the new one: "Alice now *also* leads the team".
-ADDING = re.compile(r"\b(?:also|too|as well|both|co-?leads?|jointly|together)\b", re.IGNORECASE)
+# Words that say a statement holds besides another, not instead of it: "Ann *also* drinks
+# coffee" keeps "Ann drinks tea", "Alice now *co-leads* the team" keeps Bob. "Too" only ending
+# a clause ("coffee *too*", not "*too* cold").
+ADDING = re.compile(
+    r"\b(?:also|as well(?! as)|too(?=\s*(?:[,.;:!?]|$))|in addition|jointly|co-?lead\w*)\b",
+    re.IGNORECASE,
+)
 # Words before a copula's other side that make it one role ("Ann is *the* PM", "*our* CTO"),
 # where "Ann is *a* PM" is one of many.
 DEFINITE = frozenset("the".split())

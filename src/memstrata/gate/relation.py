@@ -113,6 +113,8 @@ def relate(
         own_a, own_b = own_a - added_names(a, b), own_b - added_names(b, a)
 
     def found(kind: RelationKind, reason: str) -> Relation:
+        if kind == "update" and _adds_to(a, b):
+            return Relation("unrelated", f"says it besides ({_adds_to(a, b)})", overlap, cosine)
         return Relation(kind, reason, overlap, cosine)
 
     if difference == "negation":
@@ -279,6 +281,15 @@ def _other_han_subject(a: Features, b: Features) -> str:
     while ours[start] == theirs[start]:
         start += 1
     return f"{theirs[: len(head_b)]} / {ours[: len(head_a)]}" if start < 3 else ""
+
+
+def _adds_to(a: Features, b: Features) -> str:
+    """The word by which ``a`` says it holds besides what ``b`` says ("*also*", "*too*"),
+    when ``b`` has none; else ``""``: "Ann also drinks coffee" replaces no "Ann drinks tea"."""
+    ours = lexicon.ADDING.search(a.text)
+    if ours is None or lexicon.ADDING.search(b.text):
+        return ""
+    return ours.group(0)
 
 
 def _holder_changed(a: Features, b: Features) -> str:
