@@ -747,3 +747,22 @@ def test_a_statement_that_holds_besides_another_replaces_nothing(candidate, stor
 )
 def test_too_and_as_well_say_besides_only_ending_a_clause(text, adding):
     assert bool(lexicon.ADDING.search(text)) is adding
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # a short statement shares few words: the negated word and its pair count as shared
+        ("The release is blocked", "The release is unblocked", "contradiction"),
+        ("Our office is closed on Fridays", "Our office is open on Fridays", "contradiction"),
+        ("The shop is closed now", "The shop is open", "update"),
+        ("The build server is offline", "The build server is online", "contradiction"),
+    ],
+)
+def test_opposite_states_of_one_thing_are_never_two_facts(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
+def test_close_as_near_negates_nothing():
+    assert not features_of("The hotel is close to the station").negated
+    assert features_of("The hotel is closed in winter").negated

@@ -335,8 +335,11 @@ ANTONYM_GROUPS = {
     "accept": "reject",
     "present": "absent",
     "able": "unable",
+    "open": "shut",  # and "closed", read as "shut" (IRREGULAR): "close" is also "near"
+    "online": "offline",
 }
 IRREGULAR = {
+    "closed": "shut",
     "used": "use",
     "using": "use",
     "uses": "use",

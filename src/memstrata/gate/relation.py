@@ -118,7 +118,7 @@ def relate(
         return Relation(kind, reason, overlap, cosine)
 
     if difference == "negation":
-        if not same_subject or overlap < SAME_STATEMENT_OVERLAP:
+        if not same_subject or _paired_overlap(a, b, own_a, own_b) < SAME_STATEMENT_OVERLAP:
             return found("unrelated", "different statements")
         if a.change_marked or b.change_marked:
             return found("update", "the polarity changed over time")
@@ -384,6 +384,16 @@ def _only_added(difference: str | None, a: Features, b: Features) -> bool:
         # numbers to a statement that had none, is safely an addition.
         return False
     return not changes_value(a, b)
+
+
+def _paired_overlap(
+    a: Features, b: Features, own_a: frozenset[str], own_b: frozenset[str]
+) -> float:
+    """The overlap of the words, a word and its prefixed negation counted as one shared word:
+    "The release is blocked" / "… unblocked" share both."""
+    pairs = len(_prefixed_pairs(own_a, own_b))
+    union = len(a.words | b.words) - pairs
+    return (len(a.words & b.words) + pairs) / union if union else 1.0
 
 
 def _prefix_antonym(own_a: frozenset[str], own_b: frozenset[str]) -> str | None:
