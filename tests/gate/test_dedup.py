@@ -766,3 +766,28 @@ def test_opposite_states_of_one_thing_are_never_two_facts(candidate, stored, kin
 def test_close_as_near_negates_nothing():
     assert not features_of("The hotel is close to the station").negated
     assert features_of("The hotel is closed in winter").negated
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("Ann prefers email", "Ann prefers Slack", "same statement, another value (Slack → email)"),
+        (
+            "Ann drinks coffee at home",
+            "Ann drinks coffee at Blue Bottle",
+            "same statement, another value (Blue Bottle → home)",
+        ),
+        (
+            "The team chats on Slack",
+            "The team chats on email",
+            "same statement, another value (email → Slack)",
+        ),
+    ],
+)
+def test_a_name_and_a_word_put_in_the_same_place_are_two_values(candidate, stored, reason):
+    # not a name one side adds or leaves out, which would make the word one side's addition
+    assert relate(candidate, stored).reason == reason
+
+
+def test_a_name_added_before_a_shared_word_is_still_an_addition():
+    assert relate("Ann plans the Lisbon offsite", "Ann plans the offsite").kind == "duplicate"

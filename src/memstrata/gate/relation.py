@@ -142,7 +142,13 @@ def relate(
             if qualified is not None and qualified.opposite:
                 # "up again" / "down since Tuesday": the state changed, not the day
                 return found("update", f"same statement, another qualifier ({qualified})")
-            return found("update", f"same statement, {changed_detail(a, b)}")
+            detail = changed_detail(a, b)
+            if detail.startswith("a name ") and (
+                _name_put_for_word(a, b) or _name_put_for_word(b, a)
+            ):
+                # "a name left out: Slack" would hide what took its place
+                detail = f"another value ({spelled(b, own_b)} → {spelled(a, own_a)})"
+            return found("update", f"same statement, {detail}")
         return found("unrelated", f"different {difference}")
     told = _told_apart(a, b, own_a, own_b)
     if told is not None:
@@ -383,7 +389,23 @@ def _only_added(difference: str | None, a: Features, b: Features) -> bool:
         # … rack 1" (and "one" = 1) would read as adding 2. Only leaving some out, or adding
         # numbers to a statement that had none, is safely an addition.
         return False
+    if _name_put_for_word(a, b) or _name_put_for_word(b, a):
+        return False  # "Ann prefers Slack" / "Ann prefers email": one put for the other
     return not changes_value(a, b)
+
+
+def _name_put_for_word(a: Features, b: Features) -> bool:
+    """A name only ``a`` holds plays the part that a word only ``b`` holds plays in ``b``,
+    written last in both: "prefers *Slack*" / "prefers *email*", "at *Blue Bottle*" / "at
+    *home*"."""
+    names = added_names(a, b)
+    run = 0
+    while run < len(a.placed) and a.placed[-1 - run][0] in names:
+        run += 1
+    if not run or not b.placed:
+        return False
+    last_b, part_b = b.placed[-1]
+    return last_b not in a.words and a.placed[-run][1] == part_b
 
 
 def _paired_overlap(
