@@ -755,3 +755,11 @@ def test_a_fact_said_to_hold_besides_another_is_stored_beside_it(mem: Memory, cl
     assert isinstance(mem.remember("Ann also drinks coffee"), Admitted)
     found = {item.content for item in mem.recall("what does Ann drink").items}
     assert found == {"Ann drinks tea", "Ann also drinks coffee"}
+
+
+def test_a_move_supersedes_where_one_lived(mem: Memory, clock: Clock):
+    mem.remember("Ann lives in Berlin")
+    clock.advance()
+    assert isinstance(mem.remember("Ann moved to Lisbon"), Superseded)
+    found = [item.content for item in mem.recall("where does Ann live").items]
+    assert found == ["Ann moved to Lisbon"]

@@ -791,3 +791,36 @@ def test_a_name_and_a_word_put_in_the_same_place_are_two_values(candidate, store
 
 def test_a_name_added_before_a_shared_word_is_still_an_addition():
     assert relate("Ann plans the Lisbon offsite", "Ann plans the offsite").kind == "duplicate"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("Ann moved to Lisbon", "Ann lives in Berlin", "lives elsewhere now (Berlin → Lisbon)"),
+        (
+            "Ann relocated to New York last month",
+            "Ann is based in Berlin",
+            "lives elsewhere now (Berlin → New York)",
+        ),
+        (
+            "We moved from Berlin to Lisbon in 2024",
+            "We live in Berlin",
+            "lives elsewhere now (Berlin → Lisbon)",
+        ),
+        ("Ann lives in Porto", "Ann moved to Lisbon", "lives elsewhere now (Lisbon → Porto)"),
+    ],
+)
+def test_a_move_replaces_where_one_lived(candidate, stored, reason):
+    assert relate(candidate, stored).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Ann moved to Lisbon", "Ann works in Berlin"),  # where she works is another fact
+        ("Ann moved to Lisbon", "Bob lives in Berlin"),  # someone else
+        ("Ann moved to the Lisbon office", "Ann lives in Berlin"),  # an office, not a home
+    ],
+)
+def test_a_move_leaves_other_facts_and_people_alone(candidate, stored):
+    assert relate(candidate, stored).kind == "unrelated"

@@ -254,6 +254,12 @@ ADDING = re.compile(
 # where "Ann is *a* PM" is one of many.
 DEFINITE = frozenset("the".split())
 POSSESSIVES = frozenset("our my your his her their its".split())
+# Verbs (as stemmed and folded) that say where one lives, and that one went to live elsewhere:
+# "Ann *moved* to Lisbon" (relocated) replaces "Ann *lives* in Berlin" (is based, resides).
+WHERE_ONE_LIVES = {"liv": "in", "mov": "to"}
+# Words (as stemmed) of a time said in words, which may follow a place: "moved to Porto *last
+# month*", "*two years ago*".
+TIME_WORDS = frozenset("last next this month week year day ago recent yesterday today".split())
 # Verbs that mark a change and are kept as content words.
 CHANGE_VERBS = frozenset("switch mov becom chang start".split())
 # Verbs that mark a change and negate what follows: "stopped eating meat" = no longer eats it.

@@ -64,7 +64,7 @@ from memstrata.gate.compare import (
 )
 from memstrata.gate.qualifiers import requalified
 from memstrata.gate.roles import opposed, swapped
-from memstrata.gate.statements import Features, features_of
+from memstrata.gate.statements import Features, features_of, fold_word
 
 RelationKind = Literal["duplicate", "update", "contradiction", "unrelated"]
 
@@ -134,6 +134,10 @@ def relate(
         holders = _holder_changed(a, b)
         if holders:
             return found("update", f"another holder of the same role ({holders})")
+    if difference in ("name", "number", "date"):
+        moved = _moved(a, b)
+        if moved:
+            return found("update", f"lives elsewhere now ({moved})")
     if difference is not None:
         # "switched from Vim to Helix": a change marker says which statement is newer
         needed = UPDATE_MIN_OVERLAP if a.change_marked else SAME_STATEMENT_OVERLAP
@@ -327,6 +331,52 @@ def _holder_changed(a: Features, b: Features) -> str:
     if not held:
         return ""
     return f"{spelled(b, set(named_b))} → {spelled(a, set(named_a))}"
+
+
+def _moved(a: Features, b: Features) -> str:
+    """Where ``b`` and ``a`` say one lives, when ``a`` moved there or lives there and the two
+    places differ ("Ann lives in Berlin" / "Ann moved to Lisbon", "We relocated to Porto" /
+    "We are based in Lisbon"); else ``""``. Both open alike before the verb, each place is
+    a name (not one of something else: "the Lisbon office"), ``b`` does not name ``a``'s
+    (it may be where ``a`` moved from); a date or number either side adds changes nothing."""
+    if a.cjk or b.cjk:
+        return ""
+    ours, theirs = _place_lived(a), _place_lived(b)
+    if ours is None or theirs is None:
+        return ""
+    (opening_a, verb_a, place_a), (opening_b, verb_b, place_b) = ours, theirs
+    if opening_a != opening_b or verb_a == verb_b:
+        return ""  # the same verb: one value put for another, read as such
+    if set(place_a) & b.words:
+        return ""  # "lives in Lisbon" / "moved to Lisbon": no other place
+    return f"{spelled(b, set(place_b))} → {spelled(a, set(place_a))}"
+
+
+def _place_lived(features: Features) -> tuple[tuple[str, ...], str, tuple[str, ...]] | None:
+    """What opens the statement before a verb of where one lives, the verb, and the name of
+    the place after its preposition ("Ann Weber | lives | in New York"); ``None`` if none."""
+    names = {fold_word(name) for name in features.names}
+    placed = features.placed
+    for at, (value, _) in enumerate(placed):
+        preposition = lexicon.WHERE_ONE_LIVES.get(value)
+        if preposition is None:
+            continue
+        after = placed[at + 1 :]
+        if after and after[0][1] == "from":  # "moved *from Berlin* to Lisbon"
+            after = after[1:]
+            while after and not after[0][1] and after[0][0] in names:
+                after = after[1:]
+        if not after or after[0][1] != preposition or after[0][0] not in names:
+            return None
+        place = [after[0][0]]
+        for word, part in after[1:]:
+            if part or word not in names:
+                if not part and word in features.words and word not in lexicon.TIME_WORDS:
+                    return None  # "moved to the Lisbon *office*": a name of something else
+                break
+            place.append(word)
+        return tuple(word for word, _ in placed[:at]), value, tuple(place)
+    return None
 
 
 def _opening_names(features: Features) -> tuple[str, ...]:
