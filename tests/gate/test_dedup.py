@@ -824,3 +824,24 @@ def test_a_move_replaces_where_one_lived(candidate, stored, reason):
 )
 def test_a_move_leaves_other_facts_and_people_alone(candidate, stored):
     assert relate(candidate, stored).kind == "unrelated"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("I prefer tabs", "I prefer spaces"),
+        ("We use tabs", "We use spaces"),
+        ("I now drink coffee", "I drink tea"),
+    ],
+)
+def test_a_first_person_statement_gets_its_new_value_like_a_named_one(candidate, stored):
+    # the pronoun is a stop word, not a shared content word: it still names one subject
+    assert relate(candidate, stored).kind == "update"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [("I like jazz", "I play piano"), ("We prefer tabs", "I prefer spaces")],
+)
+def test_first_person_statements_of_other_things_or_people_stay_apart(candidate, stored):
+    assert relate(candidate, stored).kind == "unrelated"

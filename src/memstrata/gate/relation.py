@@ -175,9 +175,15 @@ def relate(
     if other:
         # "周建军每周三开周会" / "周建华每周三开周会": the same said of another one
         return found("unrelated", f"about another one ({other})")
-    if same_subject and overlap >= UPDATE_MIN_OVERLAP and len(a.words & b.words) >= 2:
+    pronoun = _same_pronoun(a, b)
+    shared = len(a.words & b.words) + bool(pronoun)
+    if same_subject and overlap >= UPDATE_MIN_OVERLAP and shared >= 2:
         about = subject_words(subject)
-        said_a, said_b = predicate_of(a, about), predicate_of(b, about)
+        if pronoun and not about:
+            # "I prefer tabs": the pronoun is the subject and the verb what is said of it
+            said_a, said_b = a.sequence[0][0], b.sequence[0][0]
+        else:
+            said_a, said_b = predicate_of(a, about), predicate_of(b, about)
         if said_a and said_b and said_a not in b.words and said_b not in a.words:
             # "Sara *works* in Berlin" / "Sara *lives* in Berlin": another thing said of the
             # subject, which both can be true; a new value follows a shared predicate
@@ -400,6 +406,19 @@ def _after_copula(text: str) -> str:
     """The word after the first "is" (and "now"), folded: "the" in "Dana is now the lead"."""
     match = _AFTER_COPULA.search(text)
     return match.group(1).casefold() if match else ""
+
+
+_PRONOUN = re.compile(r"^\W*(i|we|you|they|he|she)\b", re.IGNORECASE)
+
+
+def _same_pronoun(a: Features, b: Features) -> str:
+    """The pronoun both open with ("*I* prefer tabs" / "*I* prefer spaces"), or ``""``: a
+    subject that is no content word, and so would not count as said by both."""
+    ours, theirs = _PRONOUN.match(a.text), _PRONOUN.match(b.text)
+    if ours is None or theirs is None or not a.sequence or not b.sequence:
+        return ""
+    pronoun = ours.group(1).casefold()
+    return pronoun if pronoun == theirs.group(1).casefold() else ""
 
 
 def _same_subject(a: Features, b: Features) -> bool:
