@@ -845,3 +845,46 @@ def test_a_first_person_statement_gets_its_new_value_like_a_named_one(candidate,
 )
 def test_first_person_statements_of_other_things_or_people_stay_apart(candidate, stored):
     assert relate(candidate, stored).kind == "unrelated"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        (
+            "Always run the linter before committing",
+            "Run the linter before committing",
+            "duplicate",
+        ),
+        ("Never push directly to main", "Always push directly to main", "contradiction"),
+        ("Ann rarely drinks tea", "Ann always drinks tea", "contradiction"),
+        ("Ann now rarely drinks tea", "Ann often drinks tea", "update"),
+        ("Ann usually drinks tea", "Ann drinks tea", "unrelated"),  # says less than always
+    ],
+)
+def test_how_often_is_a_qualifier_and_a_plain_rule_holds_always(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("Use Vim", "Use Emacs", "same statement, another name: Emacs → Vim"),
+        (
+            "Use node20 for builds",
+            "Use node18 for builds",
+            "same statement, another number: node18 → node20",
+        ),
+        (
+            "Use ruff for linting",
+            "Use flake8 for linting",
+            "same statement, another value (flake8 → ruff)",
+        ),
+    ],
+)
+def test_an_instruction_is_said_to_the_one_told_and_gets_its_new_value(candidate, stored, reason):
+    # "Use" opening a statement is neither a name nor a subject a code could name
+    assert relate(candidate, stored).reason == reason
+
+
+def test_a_code_after_a_noun_still_names_another_one():
+    assert relate("Build 42 failed", "Build 43 failed").kind == "unrelated"

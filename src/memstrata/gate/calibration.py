@@ -16,7 +16,7 @@ from __future__ import annotations
 DEDUP_THRESHOLDS: dict[str, float] = {
     "use-multilingual-v3": 0.96,
     "multilingual-e5-small-q4": 0.99,
-    "hashing-256": 0.90,
+    "hashing-256": 0.99,
 }
 
 

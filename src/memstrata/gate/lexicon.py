@@ -222,8 +222,11 @@ OPPOSITE_MARKERS = {one: other for pair in _OPPOSITE_PAIRS for one, other in (pa
 # is *up* / *down*", "*more* / *fewer* hours"): search drops most of them as stop words, a
 # statement does not. ("On" / "off" ending a clause are read as enabled / disabled, below.)
 QUALIFIERS = frozenset(
-    "all some most few many several more less fewer least only up down off out".split()
+    """all some most few many several more less fewer least only up down off out always
+    usually often sometimes rarely seldom""".split()
 )
+# How often: qualifiers too, and no content words ("*Always* run the linter" = "Run the linter").
+FREQUENCY = frozenset("always usually often sometimes rarely seldom".split())
 _OPPOSITE_QUALIFIERS = (
     ("all", "some"),
     ("all", "few"),
@@ -233,6 +236,13 @@ _OPPOSITE_QUALIFIERS = (
     ("more", "less"),
     ("more", "fewer"),
     ("up", "down"),
+    ("always", "sometimes"),
+    ("always", "rarely"),
+    ("always", "seldom"),
+    ("usually", "rarely"),
+    ("usually", "seldom"),
+    ("often", "rarely"),
+    ("often", "seldom"),
 )
 OPPOSITE_QUALIFIERS = frozenset(frozenset(pair) for pair in _OPPOSITE_QUALIFIERS)
 # Words that say a statement is of what will be: "Ann *will* move to Berlin" is a plan, and
@@ -419,17 +429,32 @@ IRREGULAR = {
     "quitting": "quit",
     "quits": "quit",
 }
-# Capitalised only because they open a sentence or a note: never taken for names.
-OPENERS = frozenset(
-    """sure yes yeah ok okay well so then also please note remember meeting meetings user
-    agent team everyone everybody someone hi hello thanks""".split()
+# Verbs an instruction opens with ("*Use* pnpm", "*Prefer* tabs"), whose subject is the one
+# told: a code after one names no subject ("Use *node20*"). Not those that also name a thing
+# a number follows ("Build 42", "Run 5", "Release 2.3").
+IMPERATIVES = frozenset(
+    """use prefer avoid keep make add install ask try put send read reply answer respond
+    follow include remove delete create write tell give take pin explain show""".split()
 )
-EXTRA_STOP = frozenset(
-    """really very quite just also still much lot lots bit kind sort thing things get got
+# Capitalised only because they open a sentence or a note (an instruction opens with its
+# verb: "Use pnpm", "Run the linter first"): never taken for names.
+OPENERS = (
+    frozenset(
+        """sure yes yeah ok okay well so then also please note remember meeting meetings user
+    agent team everyone everybody someone hi hello thanks run set call check start stop
+    commit push pull merge deploy build test format document""".split()
+    )
+    | IMPERATIVES
+)
+EXTRA_STOP = (
+    frozenset(
+        """really very quite just also still much lot lots bit kind sort thing things get got
     every each both either whether one's it's that's there's what's who's let's mostly
     definitely certainly probably maybe perhaps roughly around approximately ones via till
     per within across among upon onto toward towards besides despite throughout amid versus vs
     though although unless whereas""".split()
+    )
+    | FREQUENCY
 )
 # Light verbs and adverbs, compared after stemming: "gets reset" = "is reset".
 LIGHT_STEMS = frozenset("get becom seem pleas someth anyth".split())

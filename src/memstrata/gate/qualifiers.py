@@ -38,13 +38,14 @@ class Requalified:
 def requalified(candidate: Features, stored: Features) -> Requalified | None:
     """What changed between the qualifiers of two English statements, or ``None``. An "all"
     on one side alone changes nothing: a plain plural says all ("wants *all* dates in ISO
-    format" / "wants dates in ISO format")."""
+    format" / "wants dates in ISO format"), and a plain rule holds always ("*Always* run the
+    linter" / "Run the linter")."""
     if candidate.cjk or stored.cjk:
         return None
     change = Requalified(
         stored.qualifiers - candidate.qualifiers, candidate.qualifiers - stored.qualifiers
     )
-    if change.opposite or (change.dropped | change.added) - {"all"}:
+    if change.opposite or (change.dropped | change.added) - {"all", "always"}:
         return change
     return None
 

@@ -64,7 +64,7 @@ from memstrata.gate.compare import (
 )
 from memstrata.gate.qualifiers import requalified
 from memstrata.gate.roles import opposed, swapped
-from memstrata.gate.statements import Features, features_of, fold_word
+from memstrata.gate.statements import Features, features_of, fold_word, is_code
 
 RelationKind = Literal["duplicate", "update", "contradiction", "unrelated"]
 
@@ -102,6 +102,13 @@ def relate(
     own_a, own_b = own_words(a, b), own_words(b, a)
     difference = detail_difference(a, b) or _prefix_antonym(own_a, own_b)
     same_subject = _same_subject(a, b)
+    implied = _implied_subject(a, b)
+    if implied:
+        # "Use Vim" / "Use Emacs": the one told (or "I", "we") is a subject both share
+        union = len(a.words | b.words) + 1
+        said_alike = (len(a.words & b.words) + 1) / union
+    else:
+        said_alike = overlap
     apart = _named_apart(a, b)
     if apart:
         # "Release 2.3 shipped …" / "Release 2.4 shipped …": the number names another one
@@ -141,17 +148,17 @@ def relate(
     if difference is not None:
         # "switched from Vim to Helix": a change marker says which statement is newer
         needed = UPDATE_MIN_OVERLAP if a.change_marked else SAME_STATEMENT_OVERLAP
-        if same_subject and overlap >= needed:
+        if same_subject and said_alike >= needed:
             qualified = requalified(a, b)
             if qualified is not None and qualified.opposite:
                 # "up again" / "down since Tuesday": the state changed, not the day
                 return found("update", f"same statement, another qualifier ({qualified})")
             detail = changed_detail(a, b)
-            if detail.startswith("a name ") and (
+            if detail.startswith(("a name ", "a number ")) and (
                 _name_put_for_word(a, b) or _name_put_for_word(b, a)
             ):
                 # "a name left out: Slack" would hide what took its place
-                detail = f"another value ({spelled(b, own_b)} → {spelled(a, own_a)})"
+                detail = f"another value ({_put(b, a, own_b)} → {_put(a, b, own_a)})"
             return found("update", f"same statement, {detail}")
         return found("unrelated", f"different {difference}")
     told = _told_apart(a, b, own_a, own_b)
@@ -175,11 +182,10 @@ def relate(
     if other:
         # "周建军每周三开周会" / "周建华每周三开周会": the same said of another one
         return found("unrelated", f"about another one ({other})")
-    pronoun = _same_pronoun(a, b)
-    shared = len(a.words & b.words) + bool(pronoun)
+    shared = len(a.words & b.words) + bool(implied)
     if same_subject and overlap >= UPDATE_MIN_OVERLAP and shared >= 2:
         about = subject_words(subject)
-        if pronoun and not about:
+        if implied and not about:
             # "I prefer tabs": the pronoun is the subject and the verb what is said of it
             said_a, said_b = a.sequence[0][0], b.sequence[0][0]
         else:
@@ -408,17 +414,23 @@ def _after_copula(text: str) -> str:
     return match.group(1).casefold() if match else ""
 
 
-_PRONOUN = re.compile(r"^\W*(i|we|you|they|he|she)\b", re.IGNORECASE)
+_OPENING = re.compile(r"^\W*([^\W\d_]+)")
+_PRONOUNS = frozenset("i we you they he she".split())
 
 
-def _same_pronoun(a: Features, b: Features) -> str:
-    """The pronoun both open with ("*I* prefer tabs" / "*I* prefer spaces"), or ``""``: a
-    subject that is no content word, and so would not count as said by both."""
-    ours, theirs = _PRONOUN.match(a.text), _PRONOUN.match(b.text)
-    if ours is None or theirs is None or not a.sequence or not b.sequence:
+def _implied_subject(a: Features, b: Features) -> str:
+    """The subject both share without a content word for it, or ``""``: the pronoun both
+    open with ("*I* prefer tabs" / "*I* prefer spaces"), or the one told when both open with
+    the same instruction ("*Use* Vim" / "*Use* Emacs")."""
+    if a.cjk or b.cjk or not a.sequence or not b.sequence:
         return ""
-    pronoun = ours.group(1).casefold()
-    return pronoun if pronoun == theirs.group(1).casefold() else ""
+    ours, theirs = _OPENING.match(a.text), _OPENING.match(b.text)
+    if ours is None or theirs is None:
+        return ""
+    word = ours.group(1).casefold()
+    if word != theirs.group(1).casefold():
+        return ""
+    return word if word in _PRONOUNS or word in lexicon.IMPERATIVES else ""
 
 
 def _same_subject(a: Features, b: Features) -> bool:
@@ -463,18 +475,30 @@ def _only_added(difference: str | None, a: Features, b: Features) -> bool:
     return not changes_value(a, b)
 
 
+def _put(a: Features, b: Features, own: frozenset[str]) -> str:
+    """What ``a`` puts where ``b`` has something else, as written: its own words, else its
+    own codes ("flake8")."""
+    if own:
+        return spelled(a, own)
+    return shown_as_written(a, "number", a.numbers - b.numbers)
+
+
 def _name_put_for_word(a: Features, b: Features) -> bool:
-    """A name only ``a`` holds plays the part that a word only ``b`` holds plays in ``b``,
-    written last in both: "prefers *Slack*" / "prefers *email*", "at *Blue Bottle*" / "at
-    *home*"."""
-    names = added_names(a, b)
-    run = 0
-    while run < len(a.placed) and a.placed[-1 - run][0] in names:
-        run += 1
-    if not run or not b.placed:
+    """A name (or code) only ``a`` holds stands where words only ``b`` holds stand, the rest
+    the same and in the same parts: "prefers *Slack*" / "prefers *email*", "at *Blue Bottle*"
+    / "at *home*", "Use *flake8* for linting" / "Use *ruff* for linting"."""
+    names = added_names(a, b) | {code for code in a.numbers - b.numbers if is_code(code)}
+    ours, theirs = a.placed, b.placed
+    start = 0
+    while start < min(len(ours), len(theirs)) and ours[start] == theirs[start]:
+        start += 1
+    end = 0
+    while end < min(len(ours), len(theirs)) - start and ours[-1 - end] == theirs[-1 - end]:
+        end += 1
+    put, taken = ours[start : len(ours) - end], theirs[start : len(theirs) - end]
+    if not put or not taken or put[0][1] != taken[0][1]:
         return False
-    last_b, part_b = b.placed[-1]
-    return last_b not in a.words and a.placed[-run][1] == part_b
+    return all(value in names for value, _ in put) and not {v for v, _ in taken} & a.words
 
 
 def _paired_overlap(

@@ -130,7 +130,7 @@ def features_of(text: str) -> Features:
         if not had_subject and kind == "word":
             # a code before the subject is, or names, the subject: "*Node1* has 16 GB", "The
             # *db1* server", "*S3* storage" (letters and digits in one token: no quantity)
-            naming |= {code for code in state.numbers - numbers if _is_code(code)}
+            naming |= {code for code in state.numbers - numbers if is_code(code)}
             if state.subject:
                 subject_end = subject_start = position  # English: a Chinese run holds numbers
         elif position == subject_start + 1 and len(state.sequence) > words:
@@ -142,6 +142,8 @@ def features_of(text: str) -> Features:
                 subject_end = position
             elif len(state.sequence) > words and state.sequence[-1][1]:
                 subject_end = position  # a name continues it: "Ticket PROJ-101"
+    if tokens and tokens[0][1].casefold() in lexicon.IMPERATIVES:
+        naming, slot = set(), ""  # "Use node20": the verb is no subject a code could name
     return Features(
         frozenset(state.words),
         frozenset(state.numbers),
@@ -262,7 +264,7 @@ class _State:
         self.add_code(value + unit)
 
 
-def _is_code(value: str) -> bool:
+def is_code(value: str) -> bool:
     """Letters and digits in one token (node1, s3, ec2, db1): a name, not a quantity."""
     return any(ch.isdigit() for ch in value) and any(ch.isalpha() for ch in value)
 
