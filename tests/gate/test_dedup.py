@@ -888,3 +888,34 @@ def test_an_instruction_is_said_to_the_one_told_and_gets_its_new_value(candidate
 
 def test_a_code_after_a_noun_still_names_another_one():
     assert relate("Build 42 failed", "Build 43 failed").kind == "unrelated"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("Ann drinks tea instead of coffee", "Ann drinks coffee", "said instead (coffee → tea)"),
+        (
+            "The monorepo uses pnpm rather than npm",
+            "The monorepo uses npm",
+            "said instead (npm → pnpm)",
+        ),
+        (
+            "Use ruff for linting instead of flake8",
+            "Use flake8 for linting",
+            "said instead (flake8 → ruff)",
+        ),
+        (
+            "We use Jira instead of Trello",
+            "We use Trello for tickets",
+            "said instead (Trello → Jira)",
+        ),
+    ],
+)
+def test_a_statement_naming_what_it_replaces_supersedes_it(candidate, stored, reason):
+    # the older statement's words all appear in the newer one, which read as an addition
+    assert relate(candidate, stored).reason == reason
+
+
+def test_the_same_statement_with_instead_is_still_a_duplicate():
+    text = "Ann drinks tea instead of coffee"
+    assert relate(text, text).kind == "duplicate"

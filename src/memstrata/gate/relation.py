@@ -141,6 +141,10 @@ def relate(
         holders = _holder_changed(a, b)
         if holders:
             return found("update", f"another holder of the same role ({holders})")
+    replaced = _instead(a, b, own_a)
+    if replaced:
+        # "Ann drinks tea instead of coffee" after "Ann drinks coffee": it names what it replaces
+        return found("update", f"said instead ({replaced})")
     if difference in ("name", "number", "date"):
         moved = _moved(a, b)
         if moved:
@@ -303,6 +307,26 @@ def _other_han_subject(a: Features, b: Features) -> str:
     while ours[start] == theirs[start]:
         start += 1
     return f"{theirs[: len(head_b)]} / {ours[: len(head_a)]}" if start < 3 else ""
+
+
+_INSTEAD = re.compile(
+    r"\b(?:instead of|rather than|in place of|replacing)\s+([^,.;:!?()]+)", re.IGNORECASE
+)
+
+
+def _instead(a: Features, b: Features, own_a: frozenset[str]) -> str:
+    """How ``a`` puts its own words in place of what it says ``b`` holds ("tea *instead of*
+    coffee" against "drinks coffee"), or ``""``: all that follows the marker is said in
+    ``b``, which says it without the marker, and ``a`` says something ``b`` does not."""
+    ours = _INSTEAD.search(a.text)
+    if ours is None or _INSTEAD.search(b.text):
+        return ""
+    gone = features_of(ours.group(1))
+    said = gone.words | gone.numbers
+    new = own_a - said
+    if not said or not said <= b.words | b.numbers or not new:
+        return ""
+    return f"{ours.group(1).strip()} → {spelled(a, new)}"
 
 
 def _adds_to(a: Features, b: Features) -> str:
