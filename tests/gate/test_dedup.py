@@ -919,3 +919,21 @@ def test_a_statement_naming_what_it_replaces_supersedes_it(candidate, stored, re
 def test_the_same_statement_with_instead_is_still_a_duplicate():
     text = "Ann drinks tea instead of coffee"
     assert relate(text, text).kind == "duplicate"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # what the English rules above say, said in Chinese
+        ("张伟现在负责支付团队", "李娜负责支付团队", "update"),  # a role changed hands
+        ("王芳是项目负责人", "陈明是项目负责人", "update"),  # *the* one in charge
+        ("周建军每周三开周会", "周建华每周三开周会", "unrelated"),  # no role: another one
+        ("我搬到上海了", "我住在北京", "update"),  # a move
+        ("我现在喝咖啡", "我喝茶", "update"),  # a change marker splits no subject
+        ("我也喝咖啡", "我喝茶", "unrelated"),  # also
+        ("用 ruff 代替 flake8 做代码检查", "用 flake8 做代码检查", "update"),  # instead
+        ("办公室周五关门", "办公室周五开门", "contradiction"),  # closed / open
+    ],
+)
+def test_chinese_statements_follow_the_same_rules(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind

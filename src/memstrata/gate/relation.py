@@ -145,7 +145,7 @@ def relate(
     if replaced:
         # "Ann drinks tea instead of coffee" after "Ann drinks coffee": it names what it replaces
         return found("update", f"said instead ({replaced})")
-    if difference in ("name", "number", "date"):
+    if difference is not None or (a.cjk and b.cjk):
         moved = _moved(a, b)
         if moved:
             return found("update", f"lives elsewhere now ({moved})")
@@ -184,6 +184,10 @@ def relate(
         return found("unrelated", f"one side adds {spelled(adding, words)}")
     other = _other_han_subject(a, b)
     if other:
+        if _han_role(a, b):
+            # "张伟现在负责支付团队" / "李娜负责支付团队": the role changed hands
+            shown = " → ".join(other.split(" / "))
+            return found("update", f"another holder of the same role ({shown})")
         # "周建军每周三开周会" / "周建华每周三开周会": the same said of another one
         return found("unrelated", f"about another one ({other})")
     shared = len(a.words & b.words) + bool(implied)
@@ -310,7 +314,9 @@ def _other_han_subject(a: Features, b: Features) -> str:
 
 
 _INSTEAD = re.compile(
-    r"\b(?:instead of|rather than|in place of|replacing)\s+([^,.;:!?()]+)", re.IGNORECASE
+    r"(?:\b(?:instead of|rather than|in place of|replacing)\s|代替|取代|替代|替换)"
+    r"\s*([^,.;:!?()，。；：！？]+)",
+    re.IGNORECASE,
 )
 
 
@@ -323,7 +329,8 @@ def _instead(a: Features, b: Features, own_a: frozenset[str]) -> str:
         return ""
     gone = features_of(ours.group(1))
     said = gone.words | gone.numbers
-    new = own_a - said
+    marker = features_of(ours.group(0)[: ours.start(1) - ours.start()])
+    new = own_a - said - marker.words
     if not said or not said <= b.words | b.numbers or not new:
         return ""
     return f"{ours.group(1).strip()} → {spelled(a, new)}"
@@ -332,8 +339,9 @@ def _instead(a: Features, b: Features, own_a: frozenset[str]) -> str:
 def _adds_to(a: Features, b: Features) -> str:
     """The word by which ``a`` says it holds besides what ``b`` says ("*also*", "*too*"),
     when ``b`` has none; else ``""``: "Ann also drinks coffee" replaces no "Ann drinks tea"."""
-    ours = lexicon.ADDING.search(a.text)
-    if ours is None or lexicon.ADDING.search(b.text):
+    pattern = lexicon.ZH_ADDING if a.cjk and b.cjk else lexicon.ADDING
+    ours = pattern.search(a.text)
+    if ours is None or pattern.search(b.text):
         return ""
     return ours.group(0)
 
@@ -375,6 +383,8 @@ def _moved(a: Features, b: Features) -> str:
     "We are based in Lisbon"); else ``""``. Both open alike before the verb, each place is
     a name (not one of something else: "the Lisbon office"), ``b`` does not name ``a``'s
     (it may be where ``a`` moved from); a date or number either side adds changes nothing."""
+    if a.cjk and b.cjk:
+        return _han_moved(a, b)
     if a.cjk or b.cjk:
         return ""
     ours, theirs = _place_lived(a), _place_lived(b)
@@ -386,6 +396,20 @@ def _moved(a: Features, b: Features) -> str:
     if set(place_a) & b.words:
         return ""  # "lives in Lisbon" / "moved to Lisbon": no other place
     return f"{spelled(b, set(place_b))} → {spelled(a, set(place_a))}"
+
+
+def _han_moved(a: Features, b: Features) -> str:
+    """``_moved`` for Chinese: "我住在北京" / "我搬到上海了" (both open alike before the verb)."""
+    ours = lexicon.ZH_MOVED.search(a.text) or lexicon.ZH_LIVES.search(a.text)
+    theirs = lexicon.ZH_MOVED.search(b.text) or lexicon.ZH_LIVES.search(b.text)
+    if ours is None or theirs is None or ours.re is theirs.re:
+        return ""
+    if a.text[: ours.start()].strip() != b.text[: theirs.start()].strip():
+        return ""
+    place_a, place_b = ours.group(1), theirs.group(1)
+    if place_a in b.text or place_b.startswith(place_a) or place_a.startswith(place_b):
+        return ""
+    return f"{place_b} → {place_a}"
 
 
 def _place_lived(features: Features) -> tuple[tuple[str, ...], str, tuple[str, ...]] | None:
@@ -455,6 +479,19 @@ def _implied_subject(a: Features, b: Features) -> str:
     if word != theirs.group(1).casefold():
         return ""
     return word if word in _PRONOUNS or word in lexicon.IMPERATIVES else ""
+
+
+def _han_role(a: Features, b: Features) -> bool:
+    """Two Chinese statements said of two people hold a role one holds at a time: one of
+    ``lexicon.ZH_ONE_HOLDER`` with a change marked ("现在负责"), or "是…负责人" (*the* one
+    in charge), in both."""
+    if lexicon.ZH_ADDING.search(a.text):
+        return False
+    if all("是" in side.text and "".join(side.han).endswith("负责人") for side in (a, b)):
+        return True
+    return a.change_marked and any(
+        role in a.text and role in b.text for role in lexicon.ZH_ONE_HOLDER
+    )
 
 
 def _same_subject(a: Features, b: Features) -> bool:

@@ -367,7 +367,7 @@ def _normalise_chinese(text: _Traced, state: _State) -> None:
     for marker in lexicon.ZH_CHANGE:
         if marker in text.text:
             state.change_marked = True
-            text.replace(marker, "不" if marker == "不再" else " ")
+            text.replace(marker, "不" if marker == "不再" else "")
     for verb in lexicon.ZH_STOP_VERBS:
         if verb in text.text:
             state.change_marked = True
