@@ -501,7 +501,11 @@ class Memory:
             return rule_on(self.gate, proposal_id, accept, keep, actor)
 
     def _related_topics(self, text: str, entities: Sequence[str], limit: int) -> list[str]:
+        """The topics the gate weighs a write against: those sharing its words, naming its
+        entities, and, with embeddings on, nearest in meaning (which share no word: "I moved
+        to Porto" / "I live in Lisbon")."""
         ids = [hit.source for hit in search_topics(self.index.db, text, limit)]
+        ids += self._nearest_topics(text, NEAREST_RELATED)
         if entities:
             keys = [name.casefold() for name in entities]
             marks = ", ".join("?" * len(keys))
@@ -513,6 +517,19 @@ class Memory:
             )
             ids += [row["ref"] for row in rows]
         return list(dict.fromkeys(ids))
+
+    def _nearest_topics(self, text: str, limit: int) -> list[str]:
+        """Live topics nearest ``text`` in meaning, or none when embeddings are off or fail."""
+        vectors = self.vectors
+        if vectors is None:
+            return []
+        try:
+            topics, _ = vectors.items(self.index.db)
+            vector = vectors.embedder.embed([text])[0]
+        except EmbedderFailed as error:
+            self._embedder_failed(error)
+            return []
+        return [topic_id for topic_id, _ in topics.search(vector, limit)]
 
     # -- journal -------------------------------------------------------------------------------
 
@@ -1122,3 +1139,6 @@ class Memory:
 EMBEDDER_RETRY_S = 60.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
+#: topics nearest a write in meaning that the gate weighs it against, beside those sharing
+#: its words (which may be many more)
+NEAREST_RELATED = 4

@@ -763,3 +763,16 @@ def test_a_move_supersedes_where_one_lived(mem: Memory, clock: Clock):
     assert isinstance(mem.remember("Ann moved to Lisbon"), Superseded)
     found = [item.content for item in mem.recall("where does Ann live").items]
     assert found == ["Ann moved to Lisbon"]
+
+
+def test_a_write_is_weighed_against_topics_near_in_meaning_that_share_no_word(
+    mem: Memory, clock: Clock
+):
+    # "moved" / "live", "Porto" / "Lisbon": the lexical search finds nothing to weigh
+    mem.log("I live in Lisbon", kind="world")
+    mem.promote()
+    clock.advance()
+    mem.log("I moved to Porto", kind="world")
+    [(_, verdict)] = mem.promote()
+    assert isinstance(verdict, Superseded)
+    assert [item.content for item in mem.recall("where do I live").items] == ["I moved to Porto"]
