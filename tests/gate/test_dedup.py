@@ -937,3 +937,24 @@ def test_the_same_statement_with_instead_is_still_a_duplicate():
 )
 def test_chinese_statements_follow_the_same_rules(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("My manager is Priya", "My manager is Tom", "same statement, another name: Tom → Priya"),
+        (
+            "My car is a Honda Civic",
+            "My car is a Toyota Corolla",
+            "the same said to be another (Toyota Corolla → Honda Civic)",
+        ),
+        (
+            "I have been running 5k every morning",
+            "I run 3k every morning",
+            "same statement, another number: 3k → 5k",
+        ),
+    ],
+)
+def test_what_the_speaker_has_gets_its_new_value(candidate, stored, reason):
+    # "my" is the speaker's, as "Ann's" is Ann's; a number after "I run" names no subject
+    assert relate(candidate, stored).reason == reason

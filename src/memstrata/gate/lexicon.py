@@ -436,6 +436,9 @@ IMPERATIVES = frozenset(
     """use prefer avoid keep make add install ask try put send read reply answer respond
     follow include remove delete create write tell give take pin explain show""".split()
 )
+# Pronouns a statement may open with, which no content word stands for: "*I* prefer tabs",
+# "*My* manager is Tom" (the speaker's, as "Ann's manager" is Ann's).
+PRONOUNS = frozenset("i we you they he she my our your his her their".split())
 # Capitalised only because they open a sentence or a note (an instruction opens with its
 # verb: "Use pnpm", "Run the linter first"): never taken for names.
 OPENERS = (

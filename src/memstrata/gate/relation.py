@@ -164,6 +164,9 @@ def relate(
                 # "a name left out: Slack" would hide what took its place
                 detail = f"another value ({_put(b, a, own_b)} → {_put(a, b, own_a)})"
             return found("update", f"same statement, {detail}")
+        named = _named_otherwise(a, b) if difference == "name" else ""
+        if named:
+            return found("update", f"the same said to be another ({named})")
         return found("unrelated", f"different {difference}")
     told = _told_apart(a, b, own_a, own_b)
     if told is not None:
@@ -439,6 +442,22 @@ def _place_lived(features: Features) -> tuple[tuple[str, ...], str, tuple[str, .
     return None
 
 
+def _named_otherwise(a: Features, b: Features) -> str:
+    """How ``b`` and ``a`` name what the same thing is, or ``""``: the same side of "is" in
+    both, and on the other side names only, none shared ("My car is a Honda Civic" / "My car
+    is a Toyota Corolla"). Long names would else outweigh the one word the two share."""
+    if a.cjk or b.cjk or a.copula < 1 or b.copula < 1:
+        return ""
+    if a.placed[: a.copula] != b.placed[: b.copula]:
+        return ""
+    ours = {value for value, _ in a.placed[a.copula :]}
+    theirs = {value for value, _ in b.placed[b.copula :]}
+    names = {fold_word(name) for name in a.names | b.names}
+    if not ours or not theirs or ours & theirs or not (ours | theirs) <= names:
+        return ""
+    return f"{spelled(b, theirs)} → {spelled(a, ours)}"
+
+
 def _opening_names(features: Features) -> tuple[str, ...]:
     """The names a statement opens with ("*Ann Weber* leads …", "*Dana* is the CTO"), folded."""
     names: list[str] = []
@@ -463,13 +482,12 @@ def _after_copula(text: str) -> str:
 
 
 _OPENING = re.compile(r"^\W*([^\W\d_]+)")
-_PRONOUNS = frozenset("i we you they he she".split())
 
 
 def _implied_subject(a: Features, b: Features) -> str:
     """The subject both share without a content word for it, or ``""``: the pronoun both
-    open with ("*I* prefer tabs" / "*I* prefer spaces"), or the one told when both open with
-    the same instruction ("*Use* Vim" / "*Use* Emacs")."""
+    open with ("*I* prefer tabs" / "*I* prefer spaces", "*My* manager is Tom"), or the one
+    told when both open with the same instruction ("*Use* Vim" / "*Use* Emacs")."""
     if a.cjk or b.cjk or not a.sequence or not b.sequence:
         return ""
     ours, theirs = _OPENING.match(a.text), _OPENING.match(b.text)
@@ -478,7 +496,7 @@ def _implied_subject(a: Features, b: Features) -> str:
     word = ours.group(1).casefold()
     if word != theirs.group(1).casefold():
         return ""
-    return word if word in _PRONOUNS or word in lexicon.IMPERATIVES else ""
+    return word if word in lexicon.PRONOUNS or word in lexicon.IMPERATIVES else ""
 
 
 def _han_role(a: Features, b: Features) -> bool:

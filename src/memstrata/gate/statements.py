@@ -142,8 +142,9 @@ def features_of(text: str) -> Features:
                 subject_end = position
             elif len(state.sequence) > words and state.sequence[-1][1]:
                 subject_end = position  # a name continues it: "Ticket PROJ-101"
-    if tokens and tokens[0][1].casefold() in lexicon.IMPERATIVES:
-        naming, slot = set(), ""  # "Use node20": the verb is no subject a code could name
+    if tokens and tokens[0][1].casefold() in lexicon.IMPERATIVES | lexicon.PRONOUNS:
+        # "Use node20", "I run 5k": the verb is no subject a code could name
+        naming, slot = set(), ""
     return Features(
         frozenset(state.words),
         frozenset(state.numbers),
