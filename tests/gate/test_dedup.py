@@ -958,3 +958,12 @@ def test_chinese_statements_follow_the_same_rules(candidate, stored, kind):
 def test_what_the_speaker_has_gets_its_new_value(candidate, stored, reason):
     # "my" is the speaker's, as "Ann's" is Ann's; a number after "I run" names no subject
     assert relate(candidate, stored).reason == reason
+
+
+def test_words_for_how_often_read_as_the_qualifier_they_say():
+    # "typically" = "usually": both qualifiers, so the two statements are the same words
+    relation = relate(
+        "Fridays are typically my work-from-home day.", "I usually work from home on Fridays."
+    )
+    assert relation.kind == "duplicate"
+    assert features_of("Ann normally drinks tea").qualifiers == {"usually"}

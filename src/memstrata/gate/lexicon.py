@@ -226,7 +226,18 @@ QUALIFIERS = frozenset(
     usually often sometimes rarely seldom""".split()
 )
 # How often: qualifiers too, and no content words ("*Always* run the linter" = "Run the linter").
-FREQUENCY = frozenset("always usually often sometimes rarely seldom".split())
+# The others say one of these: "*typically*" = "usually".
+FREQUENCY_WORDS = {
+    "typically": "usually",
+    "normally": "usually",
+    "frequently": "often",
+    "occasionally": "sometimes",
+    "constantly": "always",
+    "invariably": "always",
+}
+FREQUENCY = frozenset("always usually often sometimes rarely seldom".split()) | frozenset(
+    FREQUENCY_WORDS
+)
 _OPPOSITE_QUALIFIERS = (
     ("all", "some"),
     ("all", "few"),
@@ -327,7 +338,6 @@ SYNONYM_GROUPS = (
     "meet meeting",
     "call phone ring",
     "go visit travel",
-    "always usually typically normally",
     "often frequently",
     "allergic allergy",
     "child children kid kids",

@@ -515,8 +515,8 @@ def _read_word(
         state.listing = True
     if folded in lexicon.ROLE_MARKERS:
         state.role = folded
-    if folded in lexicon.QUALIFIERS:
-        state.qualifiers.add(folded)
+    if folded in lexicon.QUALIFIERS or folded in lexicon.FREQUENCY_WORDS:
+        state.qualifiers.add(lexicon.FREQUENCY_WORDS.get(folded, folded))
     if folded in lexicon.FUTURE_MARKERS:
         state.future = True
     if folded in lexicon.COPULAS and state.copula_at < 0 and state.where is not None:
