@@ -11,8 +11,8 @@ given; ``none`` = lexical only) and prints, per configuration:
   sweep suggests (the highest threshold with the best recall at precision ≥ 0.97 on the tuned
   part), each scored on the tuned part, the held-out third, all pairs, the fresh pairs
   (written after the rules were frozen) and the blind pairs of ``tests/gate/blind_pairs.py``
-  (written by a session that never saw the rules);
-- accuracy per category and the 4-class confusion matrix (all pairs, and the blind pairs apart;
+  and ``blind_pairs_2.py`` (written by sessions that never saw the rules);
+- accuracy per category and the 4-class confusion matrix (all pairs, and each blind set apart;
   calibrated threshold).
 """
 
@@ -32,6 +32,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # the labelled set lives with the tests
 
 from tests.gate.blind_pairs import BLIND_PAIRS  # noqa: E402
+from tests.gate.blind_pairs_2 import BLIND_PAIRS_2  # noqa: E402
 from tests.gate.dedup_pairs import FRESH_PAIRS, LABELS, PAIRS, Pair  # noqa: E402
 
 from memstrata.gate.calibration import dedup_threshold  # noqa: E402
@@ -123,6 +124,7 @@ def measure(spec: str) -> dict[str, object]:
     embed_s = time.perf_counter() - started
     fresh_cosines = pair_cosines(FRESH_PAIRS, embedder)
     blind_cosines = pair_cosines(BLIND_PAIRS, embedder)
+    blind2_cosines = pair_cosines(BLIND_PAIRS_2, embedder)
     tuned, tuned_cos = split(PAIRS, cosines, held_out=False)
     held, held_cos = split(PAIRS, cosines, held_out=True)
     calibrated = dedup_threshold(name) if embedder is not None else None
@@ -150,6 +152,7 @@ def measure(spec: str) -> dict[str, object]:
             "all": score(PAIRS, classify(PAIRS, cosines, threshold)),
             "fresh": score(FRESH_PAIRS, classify(FRESH_PAIRS, fresh_cosines, threshold)),
             "blind": score(BLIND_PAIRS, classify(BLIND_PAIRS, blind_cosines, threshold)),
+            "blind2": score(BLIND_PAIRS_2, classify(BLIND_PAIRS_2, blind2_cosines, threshold)),
         }
     kinds = classify(PAIRS, cosines, calibrated)
     confusion = Counter((pair.label, kind) for pair, kind in zip(PAIRS, kinds, strict=True))
@@ -162,6 +165,10 @@ def measure(spec: str) -> dict[str, object]:
     blind_confusion = Counter(
         (pair.label, kind) for pair, kind in zip(BLIND_PAIRS, blind_kinds, strict=True)
     )
+    blind2_kinds = classify(BLIND_PAIRS_2, blind2_cosines, calibrated)
+    blind2_confusion = Counter(
+        (pair.label, kind) for pair, kind in zip(BLIND_PAIRS_2, blind2_kinds, strict=True)
+    )
     errors = [
         {
             "label": pair.label,
@@ -173,9 +180,9 @@ def measure(spec: str) -> dict[str, object]:
             "held_out": pair.held_out,
         }
         for pair, kind, cosine in zip(
-            [*PAIRS, *FRESH_PAIRS, *BLIND_PAIRS],
-            [*kinds, *fresh_kinds, *blind_kinds],
-            [*cosines, *fresh_cosines, *blind_cosines],
+            [*PAIRS, *FRESH_PAIRS, *BLIND_PAIRS, *BLIND_PAIRS_2],
+            [*kinds, *fresh_kinds, *blind_kinds, *blind2_kinds],
+            [*cosines, *fresh_cosines, *blind_cosines, *blind2_cosines],
             strict=True,
         )
         if kind != pair.label and "duplicate" in (kind, pair.label)
@@ -190,6 +197,7 @@ def measure(spec: str) -> dict[str, object]:
         "points": points,
         "confusion": {f"{a}->{b}": n for (a, b), n in sorted(confusion.items())},
         "blind_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind_confusion.items())},
+        "blind2_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind2_confusion.items())},
         "categories": categories,
         "duplicate_errors": errors,
     }
@@ -219,14 +227,18 @@ def render(result: dict[str, object]) -> str:
     for label, point in result["points"].items():  # type: ignore[attr-defined]
         threshold = point["threshold"]
         shown = "lexical" if threshold is None else f"{threshold:.2f}"
-        for part in ("tuned", "held_out", "all", "fresh", "blind"):
+        for part in ("tuned", "held_out", "all", "fresh", "blind", "blind2"):
             s: Scores = point[part]
             lines.append(
                 f"  {label:10} {shown:7} {part:9}  {s.precision:.3f}     {s.recall:.3f}"
                 f"  ({s.true_positives}/{s.predicted}/{s.actual})"
                 f"          {s.accuracy:.3f}"
             )
-    for key, which in (("confusion", "all pairs"), ("blind_confusion", "blind pairs")):
+    for key, which in (
+        ("confusion", "all pairs"),
+        ("blind_confusion", "blind pairs"),
+        ("blind2_confusion", "blind pairs, second set"),
+    ):
         lines += ["", f"confusion (rows: label, columns: verdict; calibrated threshold, {which})"]
         confusion = result[key]
         lines.append("  " + " " * 14 + "".join(f"{kind[:13]:>14}" for kind in LABELS))
