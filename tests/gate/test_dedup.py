@@ -869,7 +869,11 @@ def test_how_often_is_a_qualifier_and_a_plain_rule_holds_always(candidate, store
 @pytest.mark.parametrize(
     ("candidate", "stored", "reason"),
     [
-        ("Use Vim", "Use Emacs", "same statement, another name: Emacs → Vim"),
+        (
+            "Use Vim for editing",
+            "Use Emacs for editing",
+            "same statement, another name: Emacs → Vim",
+        ),
         (
             "Use node20 for builds",
             "Use node18 for builds",
@@ -885,6 +889,15 @@ def test_how_often_is_a_qualifier_and_a_plain_rule_holds_always(candidate, store
 def test_an_instruction_is_said_to_the_one_told_and_gets_its_new_value(candidate, stored, reason):
     # "Use" opening a statement is neither a name nor a subject a code could name
     assert relate(candidate, stored).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [("Use TypeScript", "Use pnpm"), ("Use tabs", "Use Python"), ("Use Vim", "Use Emacs")],
+)
+def test_rules_sharing_only_their_verb_stand_side_by_side(candidate, stored):
+    # an agent's rules are many "Use …": one replacing another would drop it from recall
+    assert relate(candidate, stored).kind == "unrelated"
 
 
 def test_a_code_after_a_noun_still_names_another_one():

@@ -487,7 +487,9 @@ _OPENING = re.compile(r"^\W*([^\W\d_]+)")
 def _implied_subject(a: Features, b: Features) -> str:
     """The subject both share without a content word for it, or ``""``: the pronoun both
     open with ("*I* prefer tabs" / "*I* prefer spaces", "*My* manager is Tom"), or the one
-    told when both open with the same instruction ("*Use* Vim" / "*Use* Emacs")."""
+    told when both open with the same instruction and share a word besides its verb ("*Use*
+    ruff for linting" / "*Use* flake8 for linting"). Rules stand side by side: "Use pnpm" and
+    "Use TypeScript" share only the verb, and neither replaces the other."""
     if a.cjk or b.cjk or not a.sequence or not b.sequence:
         return ""
     ours, theirs = _OPENING.match(a.text), _OPENING.match(b.text)
@@ -496,7 +498,9 @@ def _implied_subject(a: Features, b: Features) -> str:
     word = ours.group(1).casefold()
     if word != theirs.group(1).casefold():
         return ""
-    return word if word in lexicon.PRONOUNS or word in lexicon.IMPERATIVES else ""
+    if word in lexicon.IMPERATIVES:
+        return word if len(a.words & b.words) >= 2 else ""
+    return word if word in lexicon.PRONOUNS else ""
 
 
 def _han_role(a: Features, b: Features) -> bool:
