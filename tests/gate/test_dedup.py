@@ -981,3 +981,7 @@ def test_words_for_how_often_read_as_the_qualifier_they_say():
     )
     assert relation.kind == "duplicate"
     assert features_of("Ann normally drinks tea").qualifiers == {"usually"}
+
+
+def test_names_on_the_other_side_of_a_relative_are_not_one_value():
+    assert relate("My sister is Ann Weber", "My sister is Eve Smith").kind == "unrelated"

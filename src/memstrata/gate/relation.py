@@ -445,8 +445,9 @@ def _place_lived(features: Features) -> tuple[tuple[str, ...], str, tuple[str, .
 def _named_otherwise(a: Features, b: Features) -> str:
     """How ``b`` and ``a`` name what the same thing is, or ``""``: the same side of "is" in
     both, and on the other side names only, none shared ("My car is a Honda Civic" / "My car
-    is a Toyota Corolla"). Long names would else outweigh the one word the two share."""
-    if a.cjk or b.cjk or a.copula < 1 or b.copula < 1:
+    is a Toyota Corolla"). Long names would else outweigh the one word the two share. Not of
+    a relative: "My sister is Ann" / "My sister is Eve" may be two sisters."""
+    if a.cjk or b.cjk or a.copula < 1 or b.copula < 1 or a.relatives or b.relatives:
         return ""
     if a.placed[: a.copula] != b.placed[: b.copula]:
         return ""
