@@ -985,3 +985,15 @@ def test_words_for_how_often_read_as_the_qualifier_they_say():
 
 def test_names_on_the_other_side_of_a_relative_are_not_one_value():
     assert relate("My sister is Ann Weber", "My sister is Eve Smith").kind == "unrelated"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Since the reorg, Kenji reports to Maria.", "Kenji reports to Olu."),
+        ("As of Monday, the standup is at 10am", "The standup is at 9:30am"),
+    ],
+)
+def test_a_clause_of_when_opening_a_statement_is_not_its_subject(candidate, stored):
+    assert relate(candidate, stored).kind == "update"
+    assert features_of(candidate).subject == features_of(stored).subject

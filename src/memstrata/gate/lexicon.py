@@ -446,6 +446,14 @@ IMPERATIVES = frozenset(
     """use prefer avoid keep make add install ask try put send read reply answer respond
     follow include remove delete create write tell give take pin explain show""".split()
 )
+# A clause of when that opens a statement before a comma ("*Since the reorg,* Kenji reports to
+# Maria", "*As of Monday,* …", "*Going forward,* …"): the subject is what follows it.
+OPENING_WHEN = re.compile(
+    r"^\W*(?:since|as of|starting|from now on|going forward|these days|nowadays|lately|"
+    r"recently|after|before|until|from|on|in|at|by|every|each|this|next|last|today|"
+    r"tomorrow|yesterday)\b[^,;.]{0,40},\s*",
+    re.IGNORECASE,
+)
 # Pronouns a statement may open with, which no content word stands for: "*I* prefer tabs",
 # "*My* manager is Tom" (the speaker's, as "Ann's manager" is Ann's).
 PRONOUNS = frozenset("i we you they he she my our your his her their".split())

@@ -95,6 +95,8 @@ def features_of(text: str) -> Features:
     read = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     written = _Traced(read)
     state = _State()
+    opening = lexicon.OPENING_WHEN.match(read)
+    state.subject_from = opening.end() if opening else 0
     for match in _ISO_DATE.finditer(read):
         state.where = match.span()
         state.add_date(match.group(0))
@@ -181,6 +183,8 @@ class _State:
         self.change_marked = False
         self.future = False
         self.subject = ""
+        #: where in the text as read the subject may start: after a clause of when
+        self.subject_from = 0
         self.sequence: list[tuple[str, bool]] = []
         self.placed: list[tuple[int, str, str]] = []
         self.qualifiers: set[str] = set()
@@ -204,7 +208,7 @@ class _State:
 
     def add_word(self, word: str) -> None:
         self.words.add(word)
-        if not self.subject:
+        if not self.subject and (self.where is None or self.where[0] >= self.subject_from):
             self.subject = word
         self.mark("word", word)
 
