@@ -997,3 +997,28 @@ def test_names_on_the_other_side_of_a_relative_are_not_one_value():
 def test_a_clause_of_when_opening_a_statement_is_not_its_subject(candidate, stored):
     assert relate(candidate, stored).kind == "update"
     assert features_of(candidate).subject == features_of(stored).subject
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("The build timeout was raised to 45 minutes", "The build times out after 30 minutes"),
+        ("The docs site was migrated from Hugo to Astro", "The docs site uses Hugo"),
+        ("The parser has been rewritten in Rust", "The parser is written in C"),
+    ],
+)
+def test_a_verb_of_change_with_its_new_value_marks_a_change(candidate, stored):
+    assert features_of(candidate).change_marked
+    assert relate(candidate, stored).kind == "update"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Run migrations before deploying",  # the noun
+        "The search cluster was upgraded last week",  # no new value follows
+        "A salary increase is due in March",
+    ],
+)
+def test_a_verb_of_change_without_a_new_value_marks_none(text):
+    assert not features_of(text).change_marked

@@ -283,6 +283,14 @@ WHERE_ONE_LIVES = {"liv": "in", "mov": "to"}
 TIME_WORDS = frozenset("last next this month week year day ago recent yesterday today".split())
 # Verbs that mark a change and are kept as content words.
 CHANGE_VERBS = frozenset("switch mov becom chang start".split())
+# Verbs that mark a change only as written in the past ("was *raised* to 45 seconds",
+# "*migrated* to Yarn"): their other forms are nouns as often ("migrations", "an increase").
+CHANGED_VERBS = frozenset(
+    "rais lower increas reduc extend shorten bump renam migrat replac upgrad downgrad".split()
+)
+# The parts a value takes after one of those to be the new one: "raised *to* 45", "extended
+# *from* two weeks", "rewritten *in* Go" ("was upgraded last week" says no new value).
+CHANGE_TO = frozenset("to from in into onto off".split())
 # Verbs that mark a change and negate what follows: "stopped eating meat" = no longer eats it.
 STOP_VERBS = frozenset("stop quit ceas".split())
 RELATIVES = frozenset(
@@ -366,6 +374,8 @@ ANTONYM_GROUPS = {
 }
 IRREGULAR = {
     "closed": "shut",
+    "rewritten": "write",  # and a change (statements.py): "has been rewritten in Go"
+    "rewrote": "write",
     "used": "use",
     "using": "use",
     "uses": "use",

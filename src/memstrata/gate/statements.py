@@ -185,6 +185,8 @@ class _State:
         self.subject = ""
         #: where in the text as read the subject may start: after a clause of when
         self.subject_from = 0
+        #: a verb of ``lexicon.CHANGED_VERBS`` was read, and no value since
+        self.changed_to = False
         self.sequence: list[tuple[str, bool]] = []
         self.placed: list[tuple[int, str, str]] = []
         self.qualifiers: set[str] = set()
@@ -221,6 +223,9 @@ class _State:
         part of what it is listed with ("on Mondays *and* Fridays")."""
         at = self.where[0] if self.where is not None else len(self.placed)
         role = self.role
+        if self.changed_to and role in lexicon.CHANGE_TO:
+            self.change_marked = True
+        self.changed_to = False
         if not role and self.listing and self.placed:
             role = max(self.placed)[2]
         self.placed.append((at, value, role))
@@ -547,6 +552,9 @@ def _read_word(
     if word not in lexicon.LIGHT_STEMS:
         state.add_word(word)
         state.add_in_order(word, name)
+    rewritten = folded in ("rewritten", "rewrote")
+    if rewritten or (word in lexicon.CHANGED_VERBS and folded.endswith("ed")):
+        state.changed_to = True  # a change, once a value follows: "raised *to* 45 seconds"
 
 
 def fold_word(word: str) -> str:
