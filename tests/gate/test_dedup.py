@@ -1022,3 +1022,12 @@ def test_a_verb_of_change_with_its_new_value_marks_a_change(candidate, stored):
 )
 def test_a_verb_of_change_without_a_new_value_marks_none(text):
     assert not features_of(text).change_marked
+
+
+def test_what_is_replaced_ends_where_its_clause_goes_on():
+    # "instead of Jest *for tests from now on*": the rest is said of Vitest as much
+    relation = relate(
+        "Use Vitest instead of Jest for tests from now on.", "Write unit tests with Jest."
+    )
+    assert relation.kind == "update"
+    assert relation.reason.startswith("said instead (Jest → ")

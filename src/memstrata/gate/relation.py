@@ -316,9 +316,12 @@ def _other_han_subject(a: Features, b: Features) -> str:
     return f"{theirs[: len(head_b)]} / {ours[: len(head_a)]}" if start < 3 else ""
 
 
+# what follows the marker up to a clause's end or the next part ("Vitest instead of *Jest* for
+# tests"), which is said of the new one as much
 _INSTEAD = re.compile(
     r"(?:\b(?:instead of|rather than|in place of|replacing)\s|代替|取代|替代|替换)"
-    r"\s*([^,.;:!?()，。；：！？]+)",
+    r"\s*([^,.;:!?()，。；：！？]+?)"
+    r"(?=\s+(?:for|in|on|at|to|from|with|when|because|since|until)\b|[,.;:!?()，。；：！？]|$)",
     re.IGNORECASE,
 )
 
