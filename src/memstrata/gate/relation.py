@@ -38,7 +38,7 @@ compared by character, so word order is free):
   jazz") or a relative ("Marco is allergic" / "Marco's son is allergic"). Another person
   opening the same statement is an **update** only when a role one holds at a time changes
   hands: "Alice now leads the payments team" / "Bob leads …", "Dana is the tech lead" / "Marco
-  is the tech lead" (see ``_holder_changed``).
+  is the tech lead" (see :mod:`memstrata.gate.replacing`).
 """
 
 from __future__ import annotations
@@ -63,8 +63,16 @@ from memstrata.gate.compare import (
     word_overlap,
 )
 from memstrata.gate.qualifiers import requalified
+from memstrata.gate.replacing import (
+    adds_to,
+    han_role,
+    holder_changed,
+    instead,
+    moved,
+    named_otherwise,
+)
 from memstrata.gate.roles import opposed, swapped
-from memstrata.gate.statements import Features, features_of, fold_word, is_code
+from memstrata.gate.statements import Features, features_of, is_code
 
 RelationKind = Literal["duplicate", "update", "contradiction", "unrelated"]
 
@@ -120,8 +128,8 @@ def relate(
         own_a, own_b = own_a - added_names(a, b), own_b - added_names(b, a)
 
     def found(kind: RelationKind, reason: str) -> Relation:
-        if kind == "update" and _adds_to(a, b):
-            return Relation("unrelated", f"says it besides ({_adds_to(a, b)})", overlap, cosine)
+        if kind == "update" and adds_to(a, b):
+            return Relation("unrelated", f"says it besides ({adds_to(a, b)})", overlap, cosine)
         return Relation(kind, reason, overlap, cosine)
 
     if difference == "negation":
@@ -138,17 +146,17 @@ def relate(
         others = ", ".join(sorted(a.relatives ^ b.relatives))
         return found("unrelated", f"about someone else ({others})")
     if difference == "name":
-        holders = _holder_changed(a, b)
+        holders = holder_changed(a, b)
         if holders:
             return found("update", f"another holder of the same role ({holders})")
-    replaced = _instead(a, b, own_a)
+    replaced = instead(a, b, own_a)
     if replaced:
         # "Ann drinks tea instead of coffee" after "Ann drinks coffee": it names what it replaces
         return found("update", f"said instead ({replaced})")
     if difference is not None or (a.cjk and b.cjk):
-        moved = _moved(a, b)
-        if moved:
-            return found("update", f"lives elsewhere now ({moved})")
+        places = moved(a, b)
+        if places:
+            return found("update", f"lives elsewhere now ({places})")
     if difference is not None:
         # "switched from Vim to Helix": a change marker says which statement is newer
         needed = UPDATE_MIN_OVERLAP if a.change_marked else SAME_STATEMENT_OVERLAP
@@ -164,7 +172,7 @@ def relate(
                 # "a name left out: Slack" would hide what took its place
                 detail = f"another value ({_put(b, a, own_b)} → {_put(a, b, own_a)})"
             return found("update", f"same statement, {detail}")
-        named = _named_otherwise(a, b) if difference == "name" else ""
+        named = named_otherwise(a, b) if difference == "name" else ""
         if named:
             return found("update", f"the same said to be another ({named})")
         return found("unrelated", f"different {difference}")
@@ -187,7 +195,7 @@ def relate(
         return found("unrelated", f"one side adds {spelled(adding, words)}")
     other = _other_han_subject(a, b)
     if other:
-        if _han_role(a, b):
+        if han_role(a, b):
             # "张伟现在负责支付团队" / "李娜负责支付团队": the role changed hands
             shown = " → ".join(other.split(" / "))
             return found("update", f"another holder of the same role ({shown})")
@@ -316,175 +324,6 @@ def _other_han_subject(a: Features, b: Features) -> str:
     return f"{theirs[: len(head_b)]} / {ours[: len(head_a)]}" if start < 3 else ""
 
 
-# what follows the marker up to a clause's end or the next part ("Vitest instead of *Jest* for
-# tests"), which is said of the new one as much
-_INSTEAD = re.compile(
-    r"(?:\b(?:instead of|rather than|in place of|replacing)\s|代替|取代|替代|替换)"
-    r"\s*([^,.;:!?()，。；：！？]+?)"
-    r"(?=\s+(?:for|in|on|at|to|from|with|when|because|since|until)\b|[,.;:!?()，。；：！？]|$)",
-    re.IGNORECASE,
-)
-
-
-def _instead(a: Features, b: Features, own_a: frozenset[str]) -> str:
-    """How ``a`` puts its own words in place of what it says ``b`` holds ("tea *instead of*
-    coffee" against "drinks coffee"), or ``""``: all that follows the marker is said in
-    ``b``, which says it without the marker, and ``a`` says something ``b`` does not."""
-    ours = _INSTEAD.search(a.text)
-    if ours is None or _INSTEAD.search(b.text):
-        return ""
-    gone = features_of(ours.group(1))
-    said = gone.words | gone.numbers
-    marker = features_of(ours.group(0)[: ours.start(1) - ours.start()])
-    new = own_a - said - marker.words
-    if not said or not said <= b.words | b.numbers or not new:
-        return ""
-    return f"{ours.group(1).strip()} → {spelled(a, new)}"
-
-
-def _adds_to(a: Features, b: Features) -> str:
-    """The word by which ``a`` says it holds besides what ``b`` says ("*also*", "*too*"),
-    when ``b`` has none; else ``""``: "Ann also drinks coffee" replaces no "Ann drinks tea"."""
-    pattern = lexicon.ZH_ADDING if a.cjk and b.cjk else lexicon.ADDING
-    ours = pattern.search(a.text)
-    if ours is None or pattern.search(b.text):
-        return ""
-    return ours.group(0)
-
-
-def _holder_changed(a: Features, b: Features) -> str:
-    """How ``b`` and ``a`` name the one who holds a role, when ``a`` hands it to another: the
-    same statement opening with another name, of a role one holds at a time ("Bob leads the
-    payments team" / "Alice now leads the payments team", "Marco is the tech lead for Orion" /
-    "Dana is the tech lead for Orion"); else ``""``.
-
-    A role is a copula before "the", or, with a change marked in ``a``, before "our" ("Priya
-    is now our CTO") or a verb of ``lexicon.ONE_HOLDER_VERBS``: "Alice now likes the team"
-    says nothing of Bob. ``a`` may go on to say what became of the old holder ("…, Bob moved
-    to infra"); "also" or "too" keeps both."""
-    if a.cjk or b.cjk or a.relatives or lexicon.ADDING.search(a.text):
-        return ""
-    named_a, named_b = _opening_names(a), _opening_names(b)
-    if not named_a or not named_b or named_a == named_b:
-        return ""
-    rest_a, rest_b = a.placed[len(named_a) :], b.placed[len(named_b) :]
-    if not rest_b or rest_a[: len(rest_b)] != rest_b:
-        return ""
-    said_after = {value for value, _ in rest_a[len(rest_b) :]}
-    if said_after and not set(named_b) <= said_after:
-        return ""  # a says more, and not of the old holder: another statement
-    if a.copula == len(named_a) and b.copula == len(named_b):
-        article = _after_copula(a.text)
-        held = article in lexicon.DEFINITE or (a.change_marked and article in lexicon.POSSESSIVES)
-    else:
-        held = a.change_marked and rest_b[0][0] in lexicon.ONE_HOLDER_VERBS
-    if not held:
-        return ""
-    return f"{spelled(b, set(named_b))} → {spelled(a, set(named_a))}"
-
-
-def _moved(a: Features, b: Features) -> str:
-    """Where ``b`` and ``a`` say one lives, when ``a`` moved there or lives there and the two
-    places differ ("Ann lives in Berlin" / "Ann moved to Lisbon", "We relocated to Porto" /
-    "We are based in Lisbon"); else ``""``. Both open alike before the verb, each place is
-    a name (not one of something else: "the Lisbon office"), ``b`` does not name ``a``'s
-    (it may be where ``a`` moved from); a date or number either side adds changes nothing."""
-    if a.cjk and b.cjk:
-        return _han_moved(a, b)
-    if a.cjk or b.cjk:
-        return ""
-    ours, theirs = _place_lived(a), _place_lived(b)
-    if ours is None or theirs is None:
-        return ""
-    (opening_a, verb_a, place_a), (opening_b, verb_b, place_b) = ours, theirs
-    if opening_a != opening_b or verb_a == verb_b:
-        return ""  # the same verb: one value put for another, read as such
-    if set(place_a) & b.words:
-        return ""  # "lives in Lisbon" / "moved to Lisbon": no other place
-    return f"{spelled(b, set(place_b))} → {spelled(a, set(place_a))}"
-
-
-def _han_moved(a: Features, b: Features) -> str:
-    """``_moved`` for Chinese: "我住在北京" / "我搬到上海了" (both open alike before the verb)."""
-    ours = lexicon.ZH_MOVED.search(a.text) or lexicon.ZH_LIVES.search(a.text)
-    theirs = lexicon.ZH_MOVED.search(b.text) or lexicon.ZH_LIVES.search(b.text)
-    if ours is None or theirs is None or ours.re is theirs.re:
-        return ""
-    if a.text[: ours.start()].strip() != b.text[: theirs.start()].strip():
-        return ""
-    place_a, place_b = ours.group(1), theirs.group(1)
-    if place_a in b.text or place_b.startswith(place_a) or place_a.startswith(place_b):
-        return ""
-    return f"{place_b} → {place_a}"
-
-
-def _place_lived(features: Features) -> tuple[tuple[str, ...], str, tuple[str, ...]] | None:
-    """What opens the statement before a verb of where one lives, the verb, and the name of
-    the place after its preposition ("Ann Weber | lives | in New York"); ``None`` if none."""
-    names = {fold_word(name) for name in features.names}
-    placed = features.placed
-    for at, (value, _) in enumerate(placed):
-        preposition = lexicon.WHERE_ONE_LIVES.get(value)
-        if preposition is None:
-            continue
-        after = placed[at + 1 :]
-        if after and after[0][1] == "from":  # "moved *from Berlin* to Lisbon"
-            after = after[1:]
-            while after and not after[0][1] and after[0][0] in names:
-                after = after[1:]
-        if not after or after[0][1] != preposition or after[0][0] not in names:
-            return None
-        place = [after[0][0]]
-        for word, part in after[1:]:
-            if part or word not in names:
-                if not part and word in features.words and word not in lexicon.TIME_WORDS:
-                    return None  # "moved to the Lisbon *office*": a name of something else
-                break
-            place.append(word)
-        return tuple(word for word, _ in placed[:at]), value, tuple(place)
-    return None
-
-
-def _named_otherwise(a: Features, b: Features) -> str:
-    """How ``b`` and ``a`` name what the same thing is, or ``""``: the same side of "is" in
-    both, and on the other side names only, none shared ("My car is a Honda Civic" / "My car
-    is a Toyota Corolla"). Long names would else outweigh the one word the two share. Not of
-    a relative: "My sister is Ann" / "My sister is Eve" may be two sisters."""
-    if a.cjk or b.cjk or a.copula < 1 or b.copula < 1 or a.relatives or b.relatives:
-        return ""
-    if a.placed[: a.copula] != b.placed[: b.copula]:
-        return ""
-    ours = {value for value, _ in a.placed[a.copula :]}
-    theirs = {value for value, _ in b.placed[b.copula :]}
-    names = {fold_word(name) for name in a.names | b.names}
-    if not ours or not theirs or ours & theirs or not (ours | theirs) <= names:
-        return ""
-    return f"{spelled(b, theirs)} → {spelled(a, ours)}"
-
-
-def _opening_names(features: Features) -> tuple[str, ...]:
-    """The names a statement opens with ("*Ann Weber* leads …", "*Dana* is the CTO"), folded."""
-    names: list[str] = []
-    opening = features.sequence[: features.copula] if features.copula >= 0 else features.sequence
-    for word, name in opening:
-        if not name:
-            break
-        names.append(word)
-    placed = tuple(value for value, _ in features.placed[: len(names)])
-    return tuple(names) if placed == tuple(names) else ()
-
-
-_AFTER_COPULA = re.compile(
-    r"\b(?:is|are|was|were)\s+(?:(?:now|currently|still)\s+)?([^\W\d_]+)", re.IGNORECASE
-)
-
-
-def _after_copula(text: str) -> str:
-    """The word after the first "is" (and "now"), folded: "the" in "Dana is now the lead"."""
-    match = _AFTER_COPULA.search(text)
-    return match.group(1).casefold() if match else ""
-
-
 _OPENING = re.compile(r"^\W*([^\W\d_]+)")
 
 
@@ -505,19 +344,6 @@ def _implied_subject(a: Features, b: Features) -> str:
     if word in lexicon.IMPERATIVES:
         return word if len(a.words & b.words) >= 2 else ""
     return word if word in lexicon.PRONOUNS else ""
-
-
-def _han_role(a: Features, b: Features) -> bool:
-    """Two Chinese statements said of two people hold a role one holds at a time: one of
-    ``lexicon.ZH_ONE_HOLDER`` with a change marked ("现在负责"), or "是…负责人" (*the* one
-    in charge), in both."""
-    if lexicon.ZH_ADDING.search(a.text):
-        return False
-    if all("是" in side.text and "".join(side.han).endswith("负责人") for side in (a, b)):
-        return True
-    return a.change_marked and any(
-        role in a.text and role in b.text for role in lexicon.ZH_ONE_HOLDER
-    )
 
 
 def _same_subject(a: Features, b: Features) -> bool:
