@@ -11,7 +11,7 @@ given; ``none`` = lexical only) and prints, per configuration:
   sweep suggests (the highest threshold with the best recall at precision ≥ 0.97 on the tuned
   part), each scored on the tuned part, the held-out third, all pairs, the fresh pairs
   (written after the rules were frozen) and the blind pairs of ``tests/gate/blind_pairs.py``
-  and ``blind_pairs_2.py`` (written by sessions that never saw the rules);
+  ``blind_pairs_2.py`` and ``blind_pairs_3.py`` (written by sessions that never saw the rules);
 - accuracy per category and the 4-class confusion matrix (all pairs, and each blind set apart;
   calibrated threshold).
 """
@@ -33,6 +33,7 @@ if str(REPO) not in sys.path:
 
 from tests.gate.blind_pairs import BLIND_PAIRS  # noqa: E402
 from tests.gate.blind_pairs_2 import BLIND_PAIRS_2  # noqa: E402
+from tests.gate.blind_pairs_3 import BLIND_PAIRS_3  # noqa: E402
 from tests.gate.dedup_pairs import FRESH_PAIRS, LABELS, PAIRS, Pair  # noqa: E402
 
 from memstrata.gate.calibration import dedup_threshold  # noqa: E402
@@ -125,6 +126,7 @@ def measure(spec: str) -> dict[str, object]:
     fresh_cosines = pair_cosines(FRESH_PAIRS, embedder)
     blind_cosines = pair_cosines(BLIND_PAIRS, embedder)
     blind2_cosines = pair_cosines(BLIND_PAIRS_2, embedder)
+    blind3_cosines = pair_cosines(BLIND_PAIRS_3, embedder)
     tuned, tuned_cos = split(PAIRS, cosines, held_out=False)
     held, held_cos = split(PAIRS, cosines, held_out=True)
     calibrated = dedup_threshold(name) if embedder is not None else None
@@ -153,6 +155,7 @@ def measure(spec: str) -> dict[str, object]:
             "fresh": score(FRESH_PAIRS, classify(FRESH_PAIRS, fresh_cosines, threshold)),
             "blind": score(BLIND_PAIRS, classify(BLIND_PAIRS, blind_cosines, threshold)),
             "blind2": score(BLIND_PAIRS_2, classify(BLIND_PAIRS_2, blind2_cosines, threshold)),
+            "blind3": score(BLIND_PAIRS_3, classify(BLIND_PAIRS_3, blind3_cosines, threshold)),
         }
     kinds = classify(PAIRS, cosines, calibrated)
     confusion = Counter((pair.label, kind) for pair, kind in zip(PAIRS, kinds, strict=True))
@@ -169,6 +172,10 @@ def measure(spec: str) -> dict[str, object]:
     blind2_confusion = Counter(
         (pair.label, kind) for pair, kind in zip(BLIND_PAIRS_2, blind2_kinds, strict=True)
     )
+    blind3_kinds = classify(BLIND_PAIRS_3, blind3_cosines, calibrated)
+    blind3_confusion = Counter(
+        (pair.label, kind) for pair, kind in zip(BLIND_PAIRS_3, blind3_kinds, strict=True)
+    )
     errors = [
         {
             "label": pair.label,
@@ -180,9 +187,9 @@ def measure(spec: str) -> dict[str, object]:
             "held_out": pair.held_out,
         }
         for pair, kind, cosine in zip(
-            [*PAIRS, *FRESH_PAIRS, *BLIND_PAIRS, *BLIND_PAIRS_2],
-            [*kinds, *fresh_kinds, *blind_kinds, *blind2_kinds],
-            [*cosines, *fresh_cosines, *blind_cosines, *blind2_cosines],
+            [*PAIRS, *FRESH_PAIRS, *BLIND_PAIRS, *BLIND_PAIRS_2, *BLIND_PAIRS_3],
+            [*kinds, *fresh_kinds, *blind_kinds, *blind2_kinds, *blind3_kinds],
+            [*cosines, *fresh_cosines, *blind_cosines, *blind2_cosines, *blind3_cosines],
             strict=True,
         )
         if kind != pair.label and "duplicate" in (kind, pair.label)
@@ -198,6 +205,7 @@ def measure(spec: str) -> dict[str, object]:
         "confusion": {f"{a}->{b}": n for (a, b), n in sorted(confusion.items())},
         "blind_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind_confusion.items())},
         "blind2_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind2_confusion.items())},
+        "blind3_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind3_confusion.items())},
         "categories": categories,
         "duplicate_errors": errors,
     }
@@ -227,7 +235,7 @@ def render(result: dict[str, object]) -> str:
     for label, point in result["points"].items():  # type: ignore[attr-defined]
         threshold = point["threshold"]
         shown = "lexical" if threshold is None else f"{threshold:.2f}"
-        for part in ("tuned", "held_out", "all", "fresh", "blind", "blind2"):
+        for part in ("tuned", "held_out", "all", "fresh", "blind", "blind2", "blind3"):
             s: Scores = point[part]
             lines.append(
                 f"  {label:10} {shown:7} {part:9}  {s.precision:.3f}     {s.recall:.3f}"
@@ -238,6 +246,7 @@ def render(result: dict[str, object]) -> str:
         ("confusion", "all pairs"),
         ("blind_confusion", "blind pairs"),
         ("blind2_confusion", "blind pairs, second set"),
+        ("blind3_confusion", "blind pairs, third set"),
     ):
         lines += ["", f"confusion (rows: label, columns: verdict; calibrated threshold, {which})"]
         confusion = result[key]
