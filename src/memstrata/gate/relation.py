@@ -112,7 +112,8 @@ def relate(
     same_subject = _same_subject(a, b)
     implied = _implied_subject(a, b)
     if implied:
-        # "Use Vim" / "Use Emacs": the one told (or "I", "we") is a subject both share
+        # "I prefer tabs" / "I prefer spaces", "Use ruff for linting" / "Use flake8 …": the
+        # speaker, or the one told, is a subject both share
         union = len(a.words | b.words) + 1
         said_alike = (len(a.words & b.words) + 1) / union
     else:
