@@ -1032,3 +1032,15 @@ def test_what_is_replaced_ends_where_its_clause_goes_on():
     )
     assert relation.kind == "update"
     assert relation.reason.startswith("said instead (Jest → ")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("We moved to Denver in August.", "I live in Austin.", "update"),  # "we" holds "I"
+        ("They moved to Porto", "I live in Lisbon", "unrelated"),
+        ("He moved to Porto", "We live in Lisbon", "unrelated"),
+    ],
+)
+def test_a_move_said_with_a_pronoun_moves_whom_it_names(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind

@@ -100,9 +100,21 @@ def moved(a: Features, b: Features) -> str:
     (opening_a, verb_a, place_a), (opening_b, verb_b, place_b) = ours, theirs
     if opening_a != opening_b or verb_a == verb_b:
         return ""  # the same verb: one value put for another, read as such
+    if not opening_a and _speaker(a.text) != _speaker(b.text):
+        return ""  # "They moved to Porto" / "I live in Lisbon": a pronoun is no content word
     if set(place_a) & b.words:
         return ""  # "lives in Lisbon" / "moved to Lisbon": no other place
     return f"{spelled(b, set(place_b))} → {spelled(a, set(place_a))}"
+
+
+_FIRST_WORD = re.compile(r"^\W*([^\W\d_]+)")
+
+
+def _speaker(text: str) -> str:
+    """Who opens ``text``, "we" counting as "I" ("We moved to Denver" moves the speaker)."""
+    match = _FIRST_WORD.match(text)
+    word = match.group(1).casefold() if match else ""
+    return "i" if word == "we" else word
 
 
 def _han_moved(a: Features, b: Features) -> str:
