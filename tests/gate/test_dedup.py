@@ -944,6 +944,7 @@ def test_the_same_statement_with_instead_is_still_a_duplicate():
         ("王芳是项目负责人", "陈明是项目负责人", "update"),  # *the* one in charge
         ("周建军每周三开周会", "周建华每周三开周会", "unrelated"),  # no role: another one
         ("我搬到上海了", "我住在北京", "update"),  # a move
+        ("我搬到了上海", "我住在北京", "update"),  # 了 after the verb
         ("我现在喝咖啡", "我喝茶", "update"),  # a change marker splits no subject
         ("我也喝咖啡", "我喝茶", "unrelated"),  # also
         ("用 ruff 代替 flake8 做代码检查", "用 flake8 做代码检查", "update"),  # instead

@@ -720,8 +720,8 @@ ZH_ADDING = re.compile("也(?!许)|另外|此外")
 # Verbs of a role one holds at a time: "张伟现在*负责*支付团队" hands over what 李娜 led.
 ZH_ONE_HOLDER = ("负责", "管理", "主管", "领导", "维护", "带领", "牵头")
 # Where one went to live, and where one lives: "我*搬到*上海了" replaces "我*住在*北京".
-ZH_MOVED = re.compile(r"(?:搬到|搬去|搬家到|迁到|迁居到?|移居到?)\s*([^\s，。,.;；!！?？了的]+)")
-ZH_LIVES = re.compile(r"(?:住在|定居在|生活在|居住在)\s*([^\s，。,.;；!！?？了的]+)")
+ZH_MOVED = re.compile(r"(?:搬到|搬去|搬家到|迁到|迁居到?|移居到?)了?\s*([^\s，。,.;；!！?？了的]+)")
+ZH_LIVES = re.compile(r"(?:住在|定居在|生活在|居住在)了?\s*([^\s，。,.;；!！?？了的]+)")
 ZH_STOP_VERBS = ("戒", "停止", "放弃", "以前", "曾经")
 ZH_PARTICLES = frozenset(
     "的了很也都就还挺太吗呢吧啊呀着是在对把被由给于将这那个些之与和及又才总有只台位条件里会来"
