@@ -1045,3 +1045,19 @@ def test_what_is_replaced_ends_where_its_clause_goes_on():
 )
 def test_a_move_said_with_a_pronoun_moves_whom_it_names(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("我去年搬到了深圳", "我住在广州", "update"),  # when is no part of who
+        ("我们最近搬到了杭州", "我住在苏州", "update"),  # 我们 holds 我
+        ("我妹妹搬到了上海", "我住在北京", "unrelated"),
+        ("支付服务现在由小李负责", "小王负责支付服务", "update"),  # passive against active
+        ("小李现在负责支付服务", "支付服务由小王负责", "update"),
+        ("李娜负责前端", "王伟负责后端", "unrelated"),
+        ("房租涨到了7000元", "房租是6500元", "update"),  # 涨到: a change
+    ],
+)
+def test_chinese_moves_handovers_and_changes_read_past_when_and_voice(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind

@@ -714,6 +714,17 @@ ZH_CHANGE = (
     "开始",
     "搬到",
     "变成",
+    "涨到",
+    "降到",
+    "提高到",
+    "降低到",
+    "增加到",
+    "减少到",
+    "调到",
+    "调整为",
+    "升级到",
+    "迁到",
+    "迁移到",
 )
 # "Also" in Chinese (not 也许, "maybe"): "我*也*喝咖啡" keeps "我喝茶".
 ZH_ADDING = re.compile("也(?!许)|另外|此外")
@@ -722,6 +733,11 @@ ZH_ONE_HOLDER = ("负责", "管理", "主管", "领导", "维护", "带领", "�
 # Where one went to live, and where one lives: "我*搬到*上海了" replaces "我*住在*北京".
 ZH_MOVED = re.compile(r"(?:搬到|搬去|搬家到|迁到|迁居到?|移居到?)了?\s*([^\s，。,.;；!！?？了的]+)")
 ZH_LIVES = re.compile(r"(?:住在|定居在|生活在|居住在)了?\s*([^\s，。,.;；!！?？了的]+)")
+# When, said before a Chinese verb ("我*去年*搬到了深圳"): no part of who does it.
+ZH_WHEN = re.compile(
+    "去年|今年|前年|明年|上个?月|这个?月|下个?月|上周|这周|本周|下周|最近|刚刚|刚|昨天|今天|"
+    "前天|已经|现在|如今|目前|后来"
+)
 ZH_STOP_VERBS = ("戒", "停止", "放弃", "以前", "曾经")
 ZH_PARTICLES = frozenset(
     "的了很也都就还挺太吗呢吧啊呀着是在对把被由给于将这那个些之与和及又才总有只台位条件里会来"

@@ -65,6 +65,7 @@ from memstrata.gate.compare import (
 from memstrata.gate.qualifiers import requalified
 from memstrata.gate.replacing import (
     adds_to,
+    han_holder_changed,
     han_role,
     holder_changed,
     instead,
@@ -146,8 +147,8 @@ def relate(
     if difference == "relative":
         others = ", ".join(sorted(a.relatives ^ b.relatives))
         return found("unrelated", f"about someone else ({others})")
-    if difference == "name":
-        holders = holder_changed(a, b)
+    if difference == "name" or (a.cjk and b.cjk):
+        holders = holder_changed(a, b) or han_holder_changed(a, b)
         if holders:
             return found("update", f"another holder of the same role ({holders})")
     replaced = instead(a, b, own_a)

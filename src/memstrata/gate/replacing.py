@@ -123,12 +123,50 @@ def _han_moved(a: Features, b: Features) -> str:
     theirs = lexicon.ZH_MOVED.search(b.text) or lexicon.ZH_LIVES.search(b.text)
     if ours is None or theirs is None or ours.re is theirs.re:
         return ""
-    if a.text[: ours.start()].strip() != b.text[: theirs.start()].strip():
+    if _han_who(a.text[: ours.start()]) != _han_who(b.text[: theirs.start()]):
         return ""
     place_a, place_b = ours.group(1), theirs.group(1)
     if place_a in b.text or place_b.startswith(place_a) or place_a.startswith(place_b):
         return ""
     return f"{place_b} → {place_a}"
+
+
+def _han_who(opening: str) -> str:
+    """Who a Chinese statement opens with, without when ("我去年" → 我) and 我们 as 我 (the
+    speaker is one of us, as "we" holds "I")."""
+    who = lexicon.ZH_WHEN.sub("", opening).strip(" ，,")
+    return "我" if who == "我们" else who
+
+
+_HAN_HOLDER = "|".join(lexicon.ZH_ONE_HOLDER)
+_HAN_PASSIVE = re.compile(rf"^(?P<what>.+?)由(?P<who>.+?)(?:{_HAN_HOLDER})(?P<rest>.*)$")
+_HAN_ACTIVE = re.compile(rf"^(?P<who>.+?)(?:{_HAN_HOLDER})(?P<what>.+)$")
+
+
+def han_holder_changed(a: Features, b: Features) -> str:
+    """How ``b`` and ``a`` name who holds a role, when ``a`` (a change marked) hands it to
+    another, in active or passive form: "小李现在负责支付服务" / "支付服务由小王负责"; else
+    ``""``."""
+    if not (a.cjk and b.cjk and a.change_marked) or lexicon.ZH_ADDING.search(a.text):
+        return ""
+    ours, theirs = _han_role_of(a.text), _han_role_of(b.text)
+    if ours is None or theirs is None or ours[1] != theirs[1] or ours[0] == theirs[0]:
+        return ""
+    return f"{theirs[0]} → {ours[0]}"
+
+
+def _han_role_of(text: str) -> tuple[str, str] | None:
+    """``(who, what)`` of "X负责Y" or "Y由X负责", without when, change markers and stops."""
+    plain = lexicon.ZH_WHEN.sub("", text).strip().rstrip("。.!！")
+    plain = re.sub(r"了$", "", plain).strip()
+    match = _HAN_PASSIVE.match(plain)
+    if match:
+        what = (match["what"] + match["rest"]).strip(" ，,")
+        return match["who"].strip(), what
+    match = _HAN_ACTIVE.match(plain)
+    if match:
+        return match["who"].strip(), match["what"].strip(" ，,")
+    return None
 
 
 def _place_lived(features: Features) -> tuple[tuple[str, ...], str, tuple[str, ...]] | None:

@@ -378,6 +378,8 @@ def _normalise_chinese(text: _Traced, state: _State) -> None:
         if marker in text.text:
             state.change_marked = True
             text.replace(marker, "不" if marker == "不再" else "")
+    if re.search(r"不[^，。,.;；]*了[。.!！]?\s*$", text.text):
+        state.change_marked = True  # "我不喝咖啡了": no longer
     for verb in lexicon.ZH_STOP_VERBS:
         if verb in text.text:
             state.change_marked = True
