@@ -11,7 +11,7 @@ given; ``none`` = lexical only) and prints, per configuration:
   sweep suggests (the highest threshold with the best recall at precision ≥ 0.97 on the tuned
   part), each scored on the tuned part, the held-out third, all pairs, the fresh pairs
   (written after the rules were frozen) and the blind pairs of ``tests/gate/blind_pairs.py``
-  ``blind_pairs_2.py`` and ``blind_pairs_3.py`` (written by sessions that never saw the rules);
+  ``blind_pairs_2.py`` to ``blind_pairs_4.py`` (written by sessions that never saw the rules);
 - accuracy per category and the 4-class confusion matrix (all pairs, and each blind set apart;
   calibrated threshold).
 """
@@ -34,6 +34,7 @@ if str(REPO) not in sys.path:
 from tests.gate.blind_pairs import BLIND_PAIRS  # noqa: E402
 from tests.gate.blind_pairs_2 import BLIND_PAIRS_2  # noqa: E402
 from tests.gate.blind_pairs_3 import BLIND_PAIRS_3  # noqa: E402
+from tests.gate.blind_pairs_4 import BLIND_PAIRS_4  # noqa: E402
 from tests.gate.dedup_pairs import FRESH_PAIRS, LABELS, PAIRS, Pair  # noqa: E402
 
 from memstrata.gate.calibration import dedup_threshold  # noqa: E402
@@ -127,6 +128,7 @@ def measure(spec: str) -> dict[str, object]:
     blind_cosines = pair_cosines(BLIND_PAIRS, embedder)
     blind2_cosines = pair_cosines(BLIND_PAIRS_2, embedder)
     blind3_cosines = pair_cosines(BLIND_PAIRS_3, embedder)
+    blind4_cosines = pair_cosines(BLIND_PAIRS_4, embedder)
     tuned, tuned_cos = split(PAIRS, cosines, held_out=False)
     held, held_cos = split(PAIRS, cosines, held_out=True)
     calibrated = dedup_threshold(name) if embedder is not None else None
@@ -156,6 +158,7 @@ def measure(spec: str) -> dict[str, object]:
             "blind": score(BLIND_PAIRS, classify(BLIND_PAIRS, blind_cosines, threshold)),
             "blind2": score(BLIND_PAIRS_2, classify(BLIND_PAIRS_2, blind2_cosines, threshold)),
             "blind3": score(BLIND_PAIRS_3, classify(BLIND_PAIRS_3, blind3_cosines, threshold)),
+            "blind4": score(BLIND_PAIRS_4, classify(BLIND_PAIRS_4, blind4_cosines, threshold)),
         }
     kinds = classify(PAIRS, cosines, calibrated)
     confusion = Counter((pair.label, kind) for pair, kind in zip(PAIRS, kinds, strict=True))
@@ -176,6 +179,10 @@ def measure(spec: str) -> dict[str, object]:
     blind3_confusion = Counter(
         (pair.label, kind) for pair, kind in zip(BLIND_PAIRS_3, blind3_kinds, strict=True)
     )
+    blind4_kinds = classify(BLIND_PAIRS_4, blind4_cosines, calibrated)
+    blind4_confusion = Counter(
+        (pair.label, kind) for pair, kind in zip(BLIND_PAIRS_4, blind4_kinds, strict=True)
+    )
     errors = [
         {
             "label": pair.label,
@@ -187,9 +194,16 @@ def measure(spec: str) -> dict[str, object]:
             "held_out": pair.held_out,
         }
         for pair, kind, cosine in zip(
-            [*PAIRS, *FRESH_PAIRS, *BLIND_PAIRS, *BLIND_PAIRS_2, *BLIND_PAIRS_3],
-            [*kinds, *fresh_kinds, *blind_kinds, *blind2_kinds, *blind3_kinds],
-            [*cosines, *fresh_cosines, *blind_cosines, *blind2_cosines, *blind3_cosines],
+            [*PAIRS, *FRESH_PAIRS, *BLIND_PAIRS, *BLIND_PAIRS_2, *BLIND_PAIRS_3, *BLIND_PAIRS_4],
+            [*kinds, *fresh_kinds, *blind_kinds, *blind2_kinds, *blind3_kinds, *blind4_kinds],
+            [
+                *cosines,
+                *fresh_cosines,
+                *blind_cosines,
+                *blind2_cosines,
+                *blind3_cosines,
+                *blind4_cosines,
+            ],
             strict=True,
         )
         if kind != pair.label and "duplicate" in (kind, pair.label)
@@ -206,6 +220,7 @@ def measure(spec: str) -> dict[str, object]:
         "blind_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind_confusion.items())},
         "blind2_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind2_confusion.items())},
         "blind3_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind3_confusion.items())},
+        "blind4_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind4_confusion.items())},
         "categories": categories,
         "duplicate_errors": errors,
     }
@@ -235,7 +250,7 @@ def render(result: dict[str, object]) -> str:
     for label, point in result["points"].items():  # type: ignore[attr-defined]
         threshold = point["threshold"]
         shown = "lexical" if threshold is None else f"{threshold:.2f}"
-        for part in ("tuned", "held_out", "all", "fresh", "blind", "blind2", "blind3"):
+        for part in ("tuned", "held_out", "all", "fresh", "blind", "blind2", "blind3", "blind4"):
             s: Scores = point[part]
             lines.append(
                 f"  {label:10} {shown:7} {part:9}  {s.precision:.3f}     {s.recall:.3f}"
@@ -247,6 +262,7 @@ def render(result: dict[str, object]) -> str:
         ("blind_confusion", "blind pairs"),
         ("blind2_confusion", "blind pairs, second set"),
         ("blind3_confusion", "blind pairs, third set"),
+        ("blind4_confusion", "blind pairs, fourth set"),
     ):
         lines += ["", f"confusion (rows: label, columns: verdict; calibrated threshold, {which})"]
         confusion = result[key]

@@ -16,6 +16,7 @@ from memstrata.providers.embedder import DEFAULT_EMBEDDER, load_embedder
 from tests.gate.blind_pairs import BLIND_PAIRS
 from tests.gate.blind_pairs_2 import BLIND_PAIRS_2
 from tests.gate.blind_pairs_3 import BLIND_PAIRS_3
+from tests.gate.blind_pairs_4 import BLIND_PAIRS_4
 from tests.gate.dedup_pairs import DETAIL_CHANGE_CATEGORIES, LABELS, PAIRS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -258,7 +259,7 @@ def test_no_blind_pair_that_says_another_thing_is_merged():
     # Pairs labelled by a session that never saw the rules: merging one of these loses a fact.
     merged = [
         (pair.candidate, pair.stored, pair.label)
-        for pair in [*BLIND_PAIRS, *BLIND_PAIRS_2, *BLIND_PAIRS_3]
+        for pair in [*BLIND_PAIRS, *BLIND_PAIRS_2, *BLIND_PAIRS_3, *BLIND_PAIRS_4]
         if pair.label != "duplicate" and relate(pair.candidate, pair.stored).kind == "duplicate"
     ]
     assert merged == []
