@@ -1,0 +1,195 @@
+"""What says a statement replaces another in other words, or holds beside it
+(:mod:`memstrata.gate.replacing`), as ``relate`` reads it: a role handed over, a move, what a
+statement says it replaces, "also", and names put for names."""
+
+import pytest
+
+from memstrata.gate import lexicon
+from memstrata.gate.relation import relate
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        (
+            "Alice now leads the payments team",
+            "Bob leads the payments team",
+            "another holder of the same role (Bob → Alice)",
+        ),
+        (
+            "Alice now manages the payments team, Bob moved to infra",
+            "Bob leads the payments team",
+            "another holder of the same role (Bob → Alice)",
+        ),
+        (
+            "Ann Weber now maintains the SDK",
+            "Tom Baker maintains the SDK",
+            "another holder of the same role (Tom Baker → Ann Weber)",
+        ),
+        (
+            "Priya is the release captain for 4.2",
+            "Dana is the release captain for 4.2",
+            "another holder of the same role (Dana → Priya)",
+        ),
+        (
+            "Priya is our CTO now",
+            "Dana is our CTO",
+            "another holder of the same role (Dana → Priya)",
+        ),
+    ],
+)
+def test_a_role_handed_to_another_person_is_an_update(candidate, stored, reason):
+    # the active voice, like the passive ("is now led by Alice"), supersedes the old holder
+    assert relate(candidate, stored).reason == reason
+    assert relate(candidate, stored, cosine=1.0, threshold=0.0).kind == "update"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Alice leads the payments team", "Bob leads the payments team"),  # no change marked
+        ("Alice now also leads the payments team", "Bob leads the payments team"),  # both
+        ("Alice now co-leads the payments team", "Bob leads the payments team"),
+        ("Alice now likes the payments team", "Bob likes the payments team"),  # not a role
+        ("Kim now runs every morning", "Sam runs every morning"),
+        ("Priya is now a doctor", "Dana is a doctor"),  # one of many
+        ("Priya is our CTO", "Dana is our CTO"),  # "our" without a change: read as written
+        ("Eve is now my sister", "Ann is my sister"),
+        ("Ann now manages the budget for Berlin", "Tom manages the budget"),  # says more
+        ("Ann is now the tech lead for Atlas", "Tom is the tech lead for Orion"),
+    ],
+)
+def test_the_same_said_of_another_person_without_a_handed_over_role_stays_apart(candidate, stored):
+    assert relate(candidate, stored).kind == "unrelated"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Ann also drinks coffee", "Ann drinks tea"),
+        ("Ann drinks coffee too", "Ann drinks tea"),
+        ("Ann drinks coffee as well", "Ann drinks tea"),
+        ("Ann also lives in Lisbon", "Ann lives in Berlin"),
+    ],
+)
+def test_a_statement_that_holds_besides_another_replaces_nothing(candidate, stored):
+    relation = relate(candidate, stored)
+    assert (relation.kind, relation.reason.split(" (")[0]) == ("unrelated", "says it besides")
+
+
+@pytest.mark.parametrize(
+    ("text", "adding"),
+    [
+        ("Ann drinks coffee too.", True),
+        ("Ann drinks coffee too, and tea", True),
+        ("The office is too cold", False),  # "too" as "too much"
+        ("Ann drinks coffee as well as tea", False),  # a list, said as one statement
+    ],
+)
+def test_too_and_as_well_say_besides_only_ending_a_clause(text, adding):
+    assert bool(lexicon.ADDING.search(text)) is adding
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("Ann moved to Lisbon", "Ann lives in Berlin", "lives elsewhere now (Berlin → Lisbon)"),
+        (
+            "Ann relocated to New York last month",
+            "Ann is based in Berlin",
+            "lives elsewhere now (Berlin → New York)",
+        ),
+        (
+            "We moved from Berlin to Lisbon in 2024",
+            "We live in Berlin",
+            "lives elsewhere now (Berlin → Lisbon)",
+        ),
+        ("Ann lives in Porto", "Ann moved to Lisbon", "lives elsewhere now (Lisbon → Porto)"),
+    ],
+)
+def test_a_move_replaces_where_one_lived(candidate, stored, reason):
+    assert relate(candidate, stored).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Ann moved to Lisbon", "Ann works in Berlin"),  # where she works is another fact
+        ("Ann moved to Lisbon", "Bob lives in Berlin"),  # someone else
+        ("Ann moved to the Lisbon office", "Ann lives in Berlin"),  # an office, not a home
+    ],
+)
+def test_a_move_leaves_other_facts_and_people_alone(candidate, stored):
+    assert relate(candidate, stored).kind == "unrelated"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("Ann drinks tea instead of coffee", "Ann drinks coffee", "said instead (coffee → tea)"),
+        (
+            "The monorepo uses pnpm rather than npm",
+            "The monorepo uses npm",
+            "said instead (npm → pnpm)",
+        ),
+        (
+            "Use ruff for linting instead of flake8",
+            "Use flake8 for linting",
+            "said instead (flake8 → ruff)",
+        ),
+        (
+            "We use Jira instead of Trello",
+            "We use Trello for tickets",
+            "said instead (Trello → Jira)",
+        ),
+    ],
+)
+def test_a_statement_naming_what_it_replaces_supersedes_it(candidate, stored, reason):
+    # the older statement's words all appear in the newer one, which read as an addition
+    assert relate(candidate, stored).reason == reason
+
+
+def test_the_same_statement_with_instead_is_still_a_duplicate():
+    text = "Ann drinks tea instead of coffee"
+    assert relate(text, text).kind == "duplicate"
+
+
+def test_names_on_the_other_side_of_a_relative_are_not_one_value():
+    assert relate("My sister is Ann Weber", "My sister is Eve Smith").kind == "unrelated"
+
+
+def test_what_is_replaced_ends_where_its_clause_goes_on():
+    # "instead of Jest *for tests from now on*": the rest is said of Vitest as much
+    relation = relate(
+        "Use Vitest instead of Jest for tests from now on.", "Write unit tests with Jest."
+    )
+    assert relation.kind == "update"
+    assert relation.reason.startswith("said instead (Jest → ")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("We moved to Denver in August.", "I live in Austin.", "update"),  # "we" holds "I"
+        ("They moved to Porto", "I live in Lisbon", "unrelated"),
+        ("He moved to Porto", "We live in Lisbon", "unrelated"),
+    ],
+)
+def test_a_move_said_with_a_pronoun_moves_whom_it_names(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("我去年搬到了深圳", "我住在广州", "update"),  # when is no part of who
+        ("我们最近搬到了杭州", "我住在苏州", "update"),  # 我们 holds 我
+        ("我妹妹搬到了上海", "我住在北京", "unrelated"),
+        ("支付服务现在由小李负责", "小王负责支付服务", "update"),  # passive against active
+        ("小李现在负责支付服务", "支付服务由小王负责", "update"),
+        ("李娜负责前端", "王伟负责后端", "unrelated"),
+        ("房租涨到了7000元", "房租是6500元", "update"),  # 涨到: a change
+    ],
+)
+def test_chinese_moves_handovers_and_changes_read_past_when_and_voice(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
