@@ -43,7 +43,6 @@ compared by character, so word order is free):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -66,14 +65,13 @@ from memstrata.gate.qualifiers import requalified
 from memstrata.gate.replacing import (
     adds_to,
     han_holder_changed,
-    han_role,
     holder_changed,
     instead,
     moved,
     named_otherwise,
 )
 from memstrata.gate.roles import opposed, swapped
-from memstrata.gate.statements import Features, features_of, is_code
+from memstrata.gate.statements import Features, features_of, is_code, opening_word
 
 RelationKind = Literal["duplicate", "update", "contradiction", "unrelated"]
 
@@ -123,15 +121,18 @@ def relate(
     if apart:
         # "Release 2.3 shipped …" / "Release 2.4 shipped …": the number names another one
         return Relation("unrelated", f"about another one ({apart})", overlap, cosine)
-    if _only_added(difference, a, b):
+    # "Ann prefers Slack" / "Ann prefers email": a name put for a word is no addition
+    put_for_word = _name_put_for_word(a, b) or _name_put_for_word(b, a)
+    if not put_for_word and _only_added(difference, a, b):
         # One side only adds or leaves out a detail ("in March" / "12–14 March"): it says more
         # or less, not something else. A name so added is no word of its own either.
         difference = None
         own_a, own_b = own_a - added_names(a, b), own_b - added_names(b, a)
 
     def found(kind: RelationKind, reason: str) -> Relation:
-        if kind == "update" and adds_to(a, b):
-            return Relation("unrelated", f"says it besides ({adds_to(a, b)})", overlap, cosine)
+        besides = adds_to(a, b) if kind == "update" else ""
+        if besides:
+            return Relation("unrelated", f"says it besides ({besides})", overlap, cosine)
         return Relation(kind, reason, overlap, cosine)
 
     if difference == "negation":
@@ -168,9 +169,7 @@ def relate(
                 # "up again" / "down since Tuesday": the state changed, not the day
                 return found("update", f"same statement, another qualifier ({qualified})")
             detail = changed_detail(a, b)
-            if detail.startswith(("a name ", "a number ")) and (
-                _name_put_for_word(a, b) or _name_put_for_word(b, a)
-            ):
+            if put_for_word and detail.startswith(("a name ", "a number ")):
                 # "a name left out: Slack" would hide what took its place
                 detail = f"another value ({_put(b, a, own_b)} → {_put(a, b, own_a)})"
             return found("update", f"same statement, {detail}")
@@ -197,10 +196,6 @@ def relate(
         return found("unrelated", f"one side adds {spelled(adding, words)}")
     other = _other_han_subject(a, b)
     if other:
-        if han_role(a, b):
-            # "张伟现在负责支付团队" / "李娜负责支付团队": the role changed hands
-            shown = " → ".join(other.split(" / "))
-            return found("update", f"another holder of the same role ({shown})")
         # "周建军每周三开周会" / "周建华每周三开周会": the same said of another one
         return found("unrelated", f"about another one ({other})")
     shared = len(a.words & b.words) + bool(implied)
@@ -326,9 +321,6 @@ def _other_han_subject(a: Features, b: Features) -> str:
     return f"{theirs[: len(head_b)]} / {ours[: len(head_a)]}" if start < 3 else ""
 
 
-_OPENING = re.compile(r"^\W*([^\W\d_]+)")
-
-
 def _implied_subject(a: Features, b: Features) -> str:
     """The subject both share without a content word for it, or ``""``: the pronoun both
     open with ("*I* prefer tabs" / "*I* prefer spaces", "*My* manager is Tom"), or the one
@@ -337,11 +329,8 @@ def _implied_subject(a: Features, b: Features) -> str:
     "Use TypeScript" share only the verb, and neither replaces the other."""
     if a.cjk or b.cjk or not a.sequence or not b.sequence:
         return ""
-    ours, theirs = _OPENING.match(a.text), _OPENING.match(b.text)
-    if ours is None or theirs is None:
-        return ""
-    word = ours.group(1).casefold()
-    if word != theirs.group(1).casefold():
+    word = opening_word(a.text)
+    if not word or word != opening_word(b.text):
         return ""
     if word in lexicon.IMPERATIVES:
         return word if len(a.words & b.words) >= 2 else ""
@@ -385,8 +374,6 @@ def _only_added(difference: str | None, a: Features, b: Features) -> bool:
         # … rack 1" (and "one" = 1) would read as adding 2. Only leaving some out, or adding
         # numbers to a statement that had none, is safely an addition.
         return False
-    if _name_put_for_word(a, b) or _name_put_for_word(b, a):
-        return False  # "Ann prefers Slack" / "Ann prefers email": one put for the other
     return not changes_value(a, b)
 
 

@@ -15,7 +15,7 @@ import re
 
 from memstrata.gate import lexicon
 from memstrata.gate.compare import spelled
-from memstrata.gate.statements import Features, features_of, fold_word
+from memstrata.gate.statements import Features, features_of, fold_word, opening_word
 
 # what follows the marker up to a clause's end or the next part ("Vitest instead of *Jest* for
 # tests"), which is said of the new one as much
@@ -107,13 +107,9 @@ def moved(a: Features, b: Features) -> str:
     return f"{spelled(b, set(place_b))} → {spelled(a, set(place_a))}"
 
 
-_FIRST_WORD = re.compile(r"^\W*([^\W\d_]+)")
-
-
 def _speaker(text: str) -> str:
     """Who opens ``text``, "we" counting as "I" ("We moved to Denver" moves the speaker)."""
-    match = _FIRST_WORD.match(text)
-    word = match.group(1).casefold() if match else ""
+    word = opening_word(text)
     return "i" if word == "we" else word
 
 
@@ -141,24 +137,37 @@ def _han_who(opening: str) -> str:
 _HAN_HOLDER = "|".join(lexicon.ZH_ONE_HOLDER)
 _HAN_PASSIVE = re.compile(rf"^(?P<what>.+?)由(?P<who>.+?)(?:{_HAN_HOLDER})(?P<rest>.*)$")
 _HAN_ACTIVE = re.compile(rf"^(?P<who>.+?)(?:{_HAN_HOLDER})(?P<what>.+)$")
+_HAN_IN_CHARGE = re.compile(r"^(?P<who>.+?)是(?P<what>.*负责人)$")
 
 
 def han_holder_changed(a: Features, b: Features) -> str:
-    """How ``b`` and ``a`` name who holds a role, when ``a`` (a change marked) hands it to
-    another, in active or passive form: "小李现在负责支付服务" / "支付服务由小王负责"; else
-    ``""``."""
-    if not (a.cjk and b.cjk and a.change_marked) or lexicon.ZH_ADDING.search(a.text):
+    """How ``b`` and ``a`` name who holds a role, when ``a`` hands it to another: with a
+    change marked, in active or passive form ("小李现在负责支付服务" / "支付服务由小王负责",
+    "张伟现在负责支付团队" / "李娜负责支付团队"), or as *the* one in charge, "是…负责人" in both
+    ("王芳是项目负责人" / "陈明是项目负责人"); else ``""``."""
+    if not (a.cjk and b.cjk) or lexicon.ZH_ADDING.search(a.text):
         return ""
     ours, theirs = _han_role_of(a.text), _han_role_of(b.text)
     if ours is None or theirs is None or ours[1] != theirs[1] or ours[0] == theirs[0]:
         return ""
+    in_charge = all(_HAN_IN_CHARGE.match(_han_plain(side.text)) for side in (a, b))
+    if not (a.change_marked or in_charge):
+        return ""
     return f"{theirs[0]} → {ours[0]}"
 
 
-def _han_role_of(text: str) -> tuple[str, str] | None:
-    """``(who, what)`` of "X负责Y" or "Y由X负责", without when, change markers and stops."""
+def _han_plain(text: str) -> str:
+    """The statement without when, a closing 了 and stops: "我去年搬到了深圳。" → 我搬到了深圳."""
     plain = lexicon.ZH_WHEN.sub("", text).strip().rstrip("。.!！")
-    plain = re.sub(r"了$", "", plain).strip()
+    return re.sub(r"了$", "", plain).strip()
+
+
+def _han_role_of(text: str) -> tuple[str, str] | None:
+    """``(who, what)`` of "X是Y负责人", "X负责Y" or "Y由X负责", without when and stops."""
+    plain = _han_plain(text)
+    match = _HAN_IN_CHARGE.match(plain)
+    if match:
+        return match["who"].strip(), match["what"]
     match = _HAN_PASSIVE.match(plain)
     if match:
         what = (match["what"] + match["rest"]).strip(" ，,")
@@ -234,16 +243,3 @@ def _after_copula(text: str) -> str:
     """The word after the first "is" (and "now"), folded: "the" in "Dana is now the lead"."""
     match = _AFTER_COPULA.search(text)
     return match.group(1).casefold() if match else ""
-
-
-def han_role(a: Features, b: Features) -> bool:
-    """Two Chinese statements said of two people hold a role one holds at a time: one of
-    ``lexicon.ZH_ONE_HOLDER`` with a change marked ("现在负责"), or "是…负责人" (*the* one
-    in charge), in both."""
-    if lexicon.ZH_ADDING.search(a.text):
-        return False
-    if all("是" in side.text and "".join(side.han).endswith("负责人") for side in (a, b)):
-        return True
-    return a.change_marked and any(
-        role in a.text and role in b.text for role in lexicon.ZH_ONE_HOLDER
-    )

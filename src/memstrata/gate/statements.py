@@ -274,6 +274,15 @@ class _State:
         self.add_code(value + unit)
 
 
+_OPENING_WORD = re.compile(r"^\W*([^\W\d_]+)")
+
+
+def opening_word(text: str) -> str:
+    """The word ``text`` opens with, folded ("use" in "Use pnpm", "i" in "I prefer tabs")."""
+    match = _OPENING_WORD.match(text)
+    return match.group(1).casefold() if match else ""
+
+
 def is_code(value: str) -> bool:
     """Letters and digits in one token (node1, s3, ec2, db1): a name, not a quantity."""
     return any(ch.isdigit() for ch in value) and any(ch.isalpha() for ch in value)
