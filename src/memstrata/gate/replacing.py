@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from memstrata.gate import lexicon
+from memstrata.gate import lexicon, lexicon_zh
 from memstrata.gate.compare import spelled
 from memstrata.gate.statements import Features, features_of, fold_word, opening_word
 
@@ -46,7 +46,7 @@ def instead(a: Features, b: Features, own_a: frozenset[str]) -> str:
 def adds_to(a: Features, b: Features) -> str:
     """The word by which ``a`` says it holds besides what ``b`` says ("*also*", "*too*"),
     when ``b`` has none; else ``""``: "Ann also drinks coffee" replaces no "Ann drinks tea"."""
-    pattern = lexicon.ZH_ADDING if a.cjk and b.cjk else lexicon.ADDING
+    pattern = lexicon_zh.ZH_ADDING if a.cjk and b.cjk else lexicon.ADDING
     ours = pattern.search(a.text)
     if ours is None or pattern.search(b.text):
         return ""
@@ -115,8 +115,8 @@ def _speaker(text: str) -> str:
 
 def _han_moved(a: Features, b: Features) -> str:
     """``moved`` for Chinese: "我住在北京" / "我搬到上海了" (both open alike before the verb)."""
-    ours = lexicon.ZH_MOVED.search(a.text) or lexicon.ZH_LIVES.search(a.text)
-    theirs = lexicon.ZH_MOVED.search(b.text) or lexicon.ZH_LIVES.search(b.text)
+    ours = lexicon_zh.ZH_MOVED.search(a.text) or lexicon_zh.ZH_LIVES.search(a.text)
+    theirs = lexicon_zh.ZH_MOVED.search(b.text) or lexicon_zh.ZH_LIVES.search(b.text)
     if ours is None or theirs is None or ours.re is theirs.re:
         return ""
     if _han_who(a.text[: ours.start()]) != _han_who(b.text[: theirs.start()]):
@@ -130,11 +130,11 @@ def _han_moved(a: Features, b: Features) -> str:
 def _han_who(opening: str) -> str:
     """Who a Chinese statement opens with, without when ("我去年" → 我) and 我们 as 我 (the
     speaker is one of us, as "we" holds "I")."""
-    who = lexicon.ZH_WHEN.sub("", opening).strip(" ，,")
+    who = lexicon_zh.ZH_WHEN.sub("", opening).strip(" ，,")
     return "我" if who == "我们" else who
 
 
-_HAN_HOLDER = "|".join(lexicon.ZH_ONE_HOLDER)
+_HAN_HOLDER = "|".join(lexicon_zh.ZH_ONE_HOLDER)
 _HAN_PASSIVE = re.compile(rf"^(?P<what>.+?)由(?P<who>.+?)(?:{_HAN_HOLDER})(?P<rest>.*)$")
 _HAN_ACTIVE = re.compile(rf"^(?P<who>.+?)(?:{_HAN_HOLDER})(?P<what>.+)$")
 _HAN_IN_CHARGE = re.compile(r"^(?P<who>.+?)是(?P<what>.*负责人)$")
@@ -145,7 +145,7 @@ def han_holder_changed(a: Features, b: Features) -> str:
     change marked, in active or passive form ("小李现在负责支付服务" / "支付服务由小王负责",
     "张伟现在负责支付团队" / "李娜负责支付团队"), or as *the* one in charge, "是…负责人" in both
     ("王芳是项目负责人" / "陈明是项目负责人"); else ``""``."""
-    if not (a.cjk and b.cjk) or lexicon.ZH_ADDING.search(a.text):
+    if not (a.cjk and b.cjk) or lexicon_zh.ZH_ADDING.search(a.text):
         return ""
     ours, theirs = _han_role_of(a.text), _han_role_of(b.text)
     if ours is None or theirs is None or ours[1] != theirs[1] or ours[0] == theirs[0]:
@@ -158,7 +158,7 @@ def han_holder_changed(a: Features, b: Features) -> str:
 
 def _han_plain(text: str) -> str:
     """The statement without when, a closing 了 and stops: "我去年搬到了深圳。" → 我搬到了深圳."""
-    plain = lexicon.ZH_WHEN.sub("", text).strip().rstrip("。.!！")
+    plain = lexicon_zh.ZH_WHEN.sub("", text).strip().rstrip("。.!！")
     return re.sub(r"了$", "", plain).strip()
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memstrata.fts import STOP_WORDS, without_clitic
-from memstrata.gate import lexicon
+from memstrata.gate import lexicon, lexicon_zh
 from memstrata.journal.parse import MENTION, mention_name
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -144,7 +144,7 @@ def features_of(text: str) -> Features:
                 subject_end = position
             elif len(state.sequence) > words and state.sequence[-1][1]:
                 subject_end = position  # a name continues it: "Ticket PROJ-101"
-    if tokens and tokens[0][1].casefold() in lexicon.IMPERATIVES | lexicon.PRONOUNS:
+    if tokens and tokens[0][1].casefold() in lexicon.UNNAMED_OPENINGS:
         # "Use node20", "I run 5k": the verb is no subject a code could name
         naming, slot = set(), ""
     return Features(
@@ -378,36 +378,36 @@ def _clock_12h(match: re.Match[str]) -> str:
 
 
 def _normalise_chinese(text: _Traced, state: _State) -> None:
-    for pattern, replacement in lexicon.ZH_PROTECTED_PATTERNS:
+    for pattern, replacement in lexicon_zh.ZH_PROTECTED_PATTERNS:
         text.sub(pattern, replacement)
-    text.sub(lexicon.ZH_TIME, _zh_clock)
-    text.sub(lexicon.ZH_WEEKDAY, lambda m: f" {lexicon.ZH_WEEKDAYS[m.group(1)]} ")
-    text.sub(lexicon.ZH_MONTH_DAY, _zh_month_day)
-    for marker in lexicon.ZH_CHANGE:
+    text.sub(lexicon_zh.ZH_TIME, _zh_clock)
+    text.sub(lexicon_zh.ZH_WEEKDAY, lambda m: f" {lexicon_zh.ZH_WEEKDAYS[m.group(1)]} ")
+    text.sub(lexicon_zh.ZH_MONTH_DAY, _zh_month_day)
+    for marker in lexicon_zh.ZH_CHANGE:
         if marker in text.text:
             state.change_marked = True
             text.replace(marker, "不" if marker == "不再" else "")
     if re.search(r"不[^，。,.;；]*了[。.!！]?\s*$", text.text):
         state.change_marked = True  # "我不喝咖啡了": no longer
-    for verb in lexicon.ZH_STOP_VERBS:
+    for verb in lexicon_zh.ZH_STOP_VERBS:
         if verb in text.text:
             state.change_marked = True
             state.negated = not state.negated
             text.replace(verb, " ")
-    for phrase, replacement in lexicon.ZH_PHRASES:
+    for phrase, replacement in lexicon_zh.ZH_PHRASES:
         text.replace(phrase, replacement)
-    text.sub(lexicon.ZH_LOVE, "喜欢")
-    for relative in lexicon.ZH_RELATIVES:
+    text.sub(lexicon_zh.ZH_LOVE, "喜欢")
+    for relative in lexicon_zh.ZH_RELATIVES:
         if relative in text.text:
             state.relatives.add(relative)
             state.names.add(relative)
-    text.sub(lexicon.ZH_NUMBER, lambda m: f" {_zh_number(m.group(0))} ")
+    text.sub(lexicon_zh.ZH_NUMBER, lambda m: f" {_zh_number(m.group(0))} ")
 
 
 def _zh_clock(match: re.Match[str]) -> str:
     period, hour_text, minute_text = match.groups()
     hour = int(_zh_number(hour_text)) if hour_text else 0
-    if lexicon.ZH_PERIODS.get(period or "") == "pm" and hour < 12:
+    if lexicon_zh.ZH_PERIODS.get(period or "") == "pm" and hour < 12:
         hour += 12
     minute = 0
     if minute_text == "半":
@@ -428,12 +428,12 @@ def _zh_number(run: str) -> str:
     """``十五`` → 15, ``两`` → 2, ``三百`` → 300, ``2025`` → 2025, ``一二`` → 12."""
     if run.isdigit():
         return str(int(run))
-    if all(ch in lexicon.ZH_DIGITS for ch in run):
-        return "".join(str(lexicon.ZH_DIGITS[ch]) for ch in run)
+    if all(ch in lexicon_zh.ZH_DIGITS for ch in run):
+        return "".join(str(lexicon_zh.ZH_DIGITS[ch]) for ch in run)
     total, section, digit = 0, 0, 0
     for ch in run:
-        if ch in lexicon.ZH_DIGITS:
-            digit = lexicon.ZH_DIGITS[ch]
+        if ch in lexicon_zh.ZH_DIGITS:
+            digit = lexicon_zh.ZH_DIGITS[ch]
         elif ch == "万":
             total += (section + digit) * 10000
             section, digit = 0, 0
@@ -445,15 +445,15 @@ def _zh_number(run: str) -> str:
 
 
 def _read_chinese(run: str, state: _State) -> None:
-    negations = sum(run.count(mark) for mark in lexicon.ZH_NEGATIONS)
+    negations = sum(run.count(mark) for mark in lexicon_zh.ZH_NEGATIONS)
     if negations % 2:
         state.negated = not state.negated
-    for mark in lexicon.ZH_NEGATIONS:
+    for mark in lexicon_zh.ZH_NEGATIONS:
         run = run.replace(mark, "")
     if state.skip_unit and run.startswith(state.skip_unit):
         run = run[len(state.skip_unit) :]
     state.skip_unit = ""
-    kept = "".join(ch for ch in run if ch not in lexicon.ZH_PARTICLES)
+    kept = "".join(ch for ch in run if ch not in lexicon_zh.ZH_PARTICLES)
     state.han.append(kept)
     # bigrams for order, single characters so that an inserted word does not hide the rest;
     # quoted by their run (``han``), not by a mark
