@@ -41,6 +41,14 @@ from memstrata.gate.calibration import dedup_threshold  # noqa: E402
 from memstrata.gate.relation import relate  # noqa: E402
 from memstrata.providers.embedder import DEFAULT_EMBEDDER, load_embedder  # noqa: E402
 
+#: the blind sets, each scored and shown apart: (part name, pairs, what the tables call it)
+BLIND_SETS: tuple[tuple[str, list[Pair], str], ...] = (
+    ("blind", BLIND_PAIRS, "blind pairs"),
+    ("blind2", BLIND_PAIRS_2, "blind pairs, second set"),
+    ("blind3", BLIND_PAIRS_3, "blind pairs, third set"),
+    ("blind4", BLIND_PAIRS_4, "blind pairs, fourth set"),
+)
+
 TARGET_PRECISION = 0.97
 SWEEP = [round(0.50 + 0.01 * step, 2) for step in range(50)]
 
@@ -125,10 +133,7 @@ def measure(spec: str) -> dict[str, object]:
     cosines = pair_cosines(PAIRS, embedder)
     embed_s = time.perf_counter() - started
     fresh_cosines = pair_cosines(FRESH_PAIRS, embedder)
-    blind_cosines = pair_cosines(BLIND_PAIRS, embedder)
-    blind2_cosines = pair_cosines(BLIND_PAIRS_2, embedder)
-    blind3_cosines = pair_cosines(BLIND_PAIRS_3, embedder)
-    blind4_cosines = pair_cosines(BLIND_PAIRS_4, embedder)
+    blind_cosines = {part: pair_cosines(pairs, embedder) for part, pairs, _ in BLIND_SETS}
     tuned, tuned_cos = split(PAIRS, cosines, held_out=False)
     held, held_cos = split(PAIRS, cosines, held_out=True)
     calibrated = dedup_threshold(name) if embedder is not None else None
@@ -155,10 +160,10 @@ def measure(spec: str) -> dict[str, object]:
             "held_out": score(held, classify(held, held_cos, threshold)),
             "all": score(PAIRS, classify(PAIRS, cosines, threshold)),
             "fresh": score(FRESH_PAIRS, classify(FRESH_PAIRS, fresh_cosines, threshold)),
-            "blind": score(BLIND_PAIRS, classify(BLIND_PAIRS, blind_cosines, threshold)),
-            "blind2": score(BLIND_PAIRS_2, classify(BLIND_PAIRS_2, blind2_cosines, threshold)),
-            "blind3": score(BLIND_PAIRS_3, classify(BLIND_PAIRS_3, blind3_cosines, threshold)),
-            "blind4": score(BLIND_PAIRS_4, classify(BLIND_PAIRS_4, blind4_cosines, threshold)),
+            **{
+                part: score(pairs, classify(pairs, blind_cosines[part], threshold))
+                for part, pairs, _ in BLIND_SETS
+            },
         }
     kinds = classify(PAIRS, cosines, calibrated)
     confusion = Counter((pair.label, kind) for pair, kind in zip(PAIRS, kinds, strict=True))
@@ -167,22 +172,15 @@ def measure(spec: str) -> dict[str, object]:
         right, total = categories.setdefault(pair.category, [0, 0])
         categories[pair.category] = [right + (pair.label == kind), total + 1]
     fresh_kinds = classify(FRESH_PAIRS, fresh_cosines, calibrated)
-    blind_kinds = classify(BLIND_PAIRS, blind_cosines, calibrated)
-    blind_confusion = Counter(
-        (pair.label, kind) for pair, kind in zip(BLIND_PAIRS, blind_kinds, strict=True)
-    )
-    blind2_kinds = classify(BLIND_PAIRS_2, blind2_cosines, calibrated)
-    blind2_confusion = Counter(
-        (pair.label, kind) for pair, kind in zip(BLIND_PAIRS_2, blind2_kinds, strict=True)
-    )
-    blind3_kinds = classify(BLIND_PAIRS_3, blind3_cosines, calibrated)
-    blind3_confusion = Counter(
-        (pair.label, kind) for pair, kind in zip(BLIND_PAIRS_3, blind3_kinds, strict=True)
-    )
-    blind4_kinds = classify(BLIND_PAIRS_4, blind4_cosines, calibrated)
-    blind4_confusion = Counter(
-        (pair.label, kind) for pair, kind in zip(BLIND_PAIRS_4, blind4_kinds, strict=True)
-    )
+    blind_kinds = {
+        part: classify(pairs, blind_cosines[part], calibrated) for part, pairs, _ in BLIND_SETS
+    }
+    blind_confusions = {
+        f"{part}_confusion": _cells(
+            Counter((pair.label, kind) for pair, kind in zip(pairs, blind_kinds[part], strict=True))
+        )
+        for part, pairs, _ in BLIND_SETS
+    }
     errors = [
         {
             "label": pair.label,
@@ -194,15 +192,16 @@ def measure(spec: str) -> dict[str, object]:
             "held_out": pair.held_out,
         }
         for pair, kind, cosine in zip(
-            [*PAIRS, *FRESH_PAIRS, *BLIND_PAIRS, *BLIND_PAIRS_2, *BLIND_PAIRS_3, *BLIND_PAIRS_4],
-            [*kinds, *fresh_kinds, *blind_kinds, *blind2_kinds, *blind3_kinds, *blind4_kinds],
+            [*PAIRS, *FRESH_PAIRS, *(pair for _, pairs, _ in BLIND_SETS for pair in pairs)],
+            [
+                *kinds,
+                *fresh_kinds,
+                *(kind for part, *_ in BLIND_SETS for kind in blind_kinds[part]),
+            ],
             [
                 *cosines,
                 *fresh_cosines,
-                *blind_cosines,
-                *blind2_cosines,
-                *blind3_cosines,
-                *blind4_cosines,
+                *(cosine for part, *_ in BLIND_SETS for cosine in blind_cosines[part]),
             ],
             strict=True,
         )
@@ -216,14 +215,16 @@ def measure(spec: str) -> dict[str, object]:
         "embed_s": embed_s,
         "sweep": sweep,
         "points": points,
-        "confusion": {f"{a}->{b}": n for (a, b), n in sorted(confusion.items())},
-        "blind_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind_confusion.items())},
-        "blind2_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind2_confusion.items())},
-        "blind3_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind3_confusion.items())},
-        "blind4_confusion": {f"{a}->{b}": n for (a, b), n in sorted(blind4_confusion.items())},
+        "confusion": _cells(confusion),
+        **blind_confusions,
         "categories": categories,
         "duplicate_errors": errors,
     }
+
+
+def _cells(confusion: Counter[tuple[str, str]]) -> dict[str, int]:
+    """A confusion matrix as ``{"label->verdict": count}``, sorted."""
+    return {f"{a}->{b}": n for (a, b), n in sorted(confusion.items())}
 
 
 def render(result: dict[str, object]) -> str:
@@ -250,20 +251,15 @@ def render(result: dict[str, object]) -> str:
     for label, point in result["points"].items():  # type: ignore[attr-defined]
         threshold = point["threshold"]
         shown = "lexical" if threshold is None else f"{threshold:.2f}"
-        for part in ("tuned", "held_out", "all", "fresh", "blind", "blind2", "blind3", "blind4"):
+        for part in ("tuned", "held_out", "all", "fresh", *(part for part, *_ in BLIND_SETS)):
             s: Scores = point[part]
             lines.append(
                 f"  {label:10} {shown:7} {part:9}  {s.precision:.3f}     {s.recall:.3f}"
                 f"  ({s.true_positives}/{s.predicted}/{s.actual})"
                 f"          {s.accuracy:.3f}"
             )
-    for key, which in (
-        ("confusion", "all pairs"),
-        ("blind_confusion", "blind pairs"),
-        ("blind2_confusion", "blind pairs, second set"),
-        ("blind3_confusion", "blind pairs, third set"),
-        ("blind4_confusion", "blind pairs, fourth set"),
-    ):
+    matrices = [("confusion", "all pairs")] + [(f"{p}_confusion", w) for p, _, w in BLIND_SETS]
+    for key, which in matrices:
         lines += ["", f"confusion (rows: label, columns: verdict; calibrated threshold, {which})"]
         confusion = result[key]
         lines.append("  " + " " * 14 + "".join(f"{kind[:13]:>14}" for kind in LABELS))
