@@ -143,6 +143,23 @@ def test_the_same_statement_about_another_name_with_an_apostrophe_is_stored_too(
     }
 
 
+def test_a_second_allergy_or_language_is_stored_beside_the_first(mem: Memory, clock: Clock):
+    # Once, "allergic to nuts" superseded "allergic to shellfish" and recall lost the shellfish.
+    mem.remember("Ann is allergic to shellfish")
+    clock.advance()
+    second = mem.remember("Ann is allergic to nuts")
+    mem.remember("Ann speaks Spanish")
+    clock.advance()
+    third = mem.remember("Ann speaks French")
+
+    assert isinstance(second, Admitted) and isinstance(third, Admitted)
+    assert {item.content for item in mem.recall("what is Ann allergic to").items} >= {
+        "Ann is allergic to shellfish",
+        "Ann is allergic to nuts",
+    }
+    assert isinstance(mem.remember("Ann no longer speaks Spanish"), Superseded)
+
+
 def test_no_longer_is_an_update_not_a_contradiction(mem: Memory, clock: Clock):
     mem.remember("Ann likes jazz")
     clock.advance()
@@ -670,19 +687,19 @@ def test_promote_dry_run_writes_nothing(mem: Memory):
 def test_a_fact_superseding_the_one_statement_of_a_named_topic_replaces_it_there(
     mem: Memory, clock: Clock
 ):
-    mem.remember("Ann likes kayaking", topic="people/ann")
+    mem.remember("Ann prefers kayaking", topic="people/ann")
     clock.advance()
 
-    verdict = mem.remember("Ann likes canoeing", topic="people/ann")
+    verdict = mem.remember("Ann prefers canoeing", topic="people/ann")
 
     assert isinstance(verdict, Superseded)
     assert verdict.topic_id == verdict.old_id == "people/ann"
     assert [topic.id for topic in mem.list_topics()] == ["people/ann"]
     ann = mem.get_topic("people/ann")
-    assert ann.summary == "Ann likes canoeing\n" and ann.meta.state == "active"
+    assert ann.summary == "Ann prefers canoeing\n" and ann.meta.state == "active"
     assert ann.meta.observed == to_iso(clock.now)  # what it says now was said then
     last = mem.topic_history("people/ann")[-1]
-    assert last.op == "supersede" and "Ann likes kayaking" in last.reason
+    assert last.op == "supersede" and "Ann prefers kayaking" in last.reason
 
 
 def test_a_page_of_one_statement_keeps_its_name_when_the_statement_changes(

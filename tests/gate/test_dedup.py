@@ -244,7 +244,7 @@ def test_the_words_for_one_relative_name_the_same_one():
         # said of another one, and never supersedes it
         ("周建军每周三下午3点开周会", "周建华每周三下午3点开周会", "unrelated"),
         ("后端用 React 写的", "前端用 React 写的", "unrelated"),
-        ("王伟喜欢茶", "王伟喜欢咖啡", "update"),  # the value, after the subject
+        ("王伟更喜欢茶", "王伟更喜欢咖啡", "update"),  # the value, after the subject
         # and the opposite of 能 / 同意 is a negation
         ("测试环境无法访问外网", "测试环境可以访问外网", "contradiction"),
         ("蒋立反对把 main 设为保护分支", "蒋立同意把 main 设为保护分支", "contradiction"),
@@ -311,7 +311,7 @@ def test_another_thing_said_of_the_same_subject_is_no_new_value(candidate, store
 def test_chinese_words_of_its_own_in_several_places_are_no_new_value():
     # works in the Shanghai office, likes pour-over coffee / the Shanghai office's backend engineer
     relation = relate("@李娜: 在上海办公室工作，喜欢手冲咖啡", "李娜 上海办公室的后端工程师")
-    one_phrase = relate("李娜喜欢喝美式", "李娜喜欢喝拿铁")
+    one_phrase = relate("李娜更喜欢喝美式", "李娜更喜欢喝拿铁")
 
     assert relation.kind == "unrelated" and relation.reason == "says other things of it"
     assert one_phrase.kind == "update"
@@ -655,7 +655,7 @@ def test_the_same_subject_named_by_the_same_code_still_gets_a_new_value(candidat
     ("candidate", "stored", "changed"),
     [
         ("Ann prefers flat white", "Ann prefers cortado", "new value (cortado → flat white)"),
-        ("Ann likes jazz and blues", "Ann likes rock", "new value (rock → jazz and blues)"),
+        ("Ann prefers jazz and blues", "Ann prefers rock", "new value (rock → jazz and blues)"),
         ("Ann's birthday is April 9", "Ann's birthday is March 3", "March 3 → April 9"),
         ("The sync moved to Tuesday 4pm", "The sync is on Monday 3pm", "Monday 3pm → Tuesday 4pm"),
         ("The build now takes ten minutes", "The build takes 8 min", "8 min → ten minutes"),

@@ -78,6 +78,58 @@ def test_a_statement_that_holds_besides_another_replaces_nothing(candidate, stor
 
 
 @pytest.mark.parametrize(
+    ("candidate", "stored", "verb"),
+    [
+        ("I speak French", "I speak Spanish", "speak"),
+        ("Ann is allergic to nuts", "Ann is allergic to shellfish", "allergic"),
+        ("Ann plays tennis", "Ann plays chess", "plays"),
+        ("Bob visited Paris", "Bob visited Rome", "visited"),
+        ("Ann is learning Japanese", "Ann is learning Korean", "learning"),
+        ("Ann likes hiking", "Ann likes cooking", "likes"),
+        ("小李会说法语", "小李会说西班牙语", "会说"),
+        ("小李对花生过敏", "小李对海鲜过敏", "过敏"),
+        ("小李去过巴黎", "小李去过罗马", "去过"),
+    ],
+)
+def test_a_verb_that_holds_many_values_keeps_both(candidate, stored, verb):
+    # one speaks two languages and is allergic to two things: superseding one would hide it
+    relation = relate(candidate, stored)
+    assert relation.kind == "unrelated"
+    assert relation.reason.startswith(f"both can hold ({verb}: "), relation.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Ann now plays tennis", "Ann plays chess"),  # a change marked
+        ("Ann no longer plays chess", "Ann plays chess"),
+        ("Ann speaks 4 languages", "Ann speaks 3 languages"),  # a count is one value
+        ("Ann prefers tea", "Ann prefers coffee"),  # a choice, though folded with "likes"
+        ("Ann lives in Berlin", "Ann lives in Munich"),
+        ("The user likes the dark theme", "The user likes the light theme"),  # values exclude
+        ("Ann likes early meetings", "Ann likes late meetings"),
+        ("王伟更喜欢茶", "王伟更喜欢咖啡"),  # 更喜欢: prefers
+        ("用户喜欢深色主题", "用户喜欢浅色主题"),
+        ("小李现在喜欢喝茶", "小李喜欢喝咖啡"),
+    ],
+)
+def test_a_choice_a_count_or_a_marked_change_still_replaces_the_value(candidate, stored):
+    assert relate(candidate, stored).kind == "update"
+
+
+def test_also_is_the_reason_given_when_a_verb_of_many_values_says_it_besides():
+    assert relate("I also speak Portuguese", "I speak Spanish").reason == "says it besides (also)"
+
+
+def test_the_verb_of_many_values_is_what_is_said_of_the_subject_not_a_word_further_on():
+    relation = relate(
+        "The team that plays on Fridays meets in Room 5",
+        "The team that plays on Fridays meets in Room 4",
+    )
+    assert relation.kind == "update"
+
+
+@pytest.mark.parametrize(
     ("text", "adding"),
     [
         ("Ann drinks coffee too.", True),

@@ -264,6 +264,28 @@ COPULAS = frozenset("is are was were".split())
 # Verbs (as stemmed, synonyms folded: "manages", "owns", "heads" → lead) of a role one person
 # holds at a time: "Alice now *leads* the payments team" hands over what Bob led.
 ONE_HOLDER_VERBS = frozenset("lead maintain chair overse coordinat".split())
+# Words, as written, that relate one to many values at once: languages one speaks, sports and
+# instruments one plays, allergens, places visited, what one knows, learns, collects or enjoys.
+# "Ann speaks French" says nothing against "Ann speaks Spanish" unless a change is marked
+# ("now", "no longer"). Matched as written, since folding puts "prefers" (one choice) with
+# "likes".
+MANY_VALUED = frozenset(
+    """speak speaks spoke speaking play plays played playing visit visits visited visiting
+    know knows knew knowing allergic allergy allergies learn learns learned learnt learning
+    study studies studied studying collect collects collected collecting enjoy enjoys enjoyed
+    enjoying like likes liked love loves loved watch watches watched watching listen listens
+    listened listening read reads reading""".split()
+)
+# Values that exclude each other even after a verb of many values: "likes the *dark* theme" /
+# "likes the *light* theme" is one choice changed, not two held.
+_EXCLUSIVE_VALUES = (
+    ("dark", "light"), ("hot", "cold"), ("hot", "iced"), ("warm", "cold"), ("early", "late"),
+    ("short", "long"), ("brief", "detailed"), ("big", "small"), ("large", "small"),
+    ("high", "low"), ("fast", "slow"), ("loud", "quiet"), ("formal", "casual"),
+    ("morning", "evening"), ("morning", "night"), ("day", "night"), ("light", "heavy"),
+    ("strong", "weak"), ("more", "less"), ("tabs", "spaces"),
+)  # fmt: skip
+EXCLUSIVE_VALUES = frozenset(frozenset(pair) for pair in _EXCLUSIVE_VALUES)
 # Words that say a statement holds besides another, not instead of it: "Ann *also* drinks
 # coffee" keeps "Ann drinks tea", "Alice now *co-leads* the team" keeps Bob. "Too" only ending
 # a clause ("coffee *too*", not "*too* cold").

@@ -186,6 +186,20 @@ ZH_CHANGE = (
 )
 # "Also" in Chinese (not 也许, "maybe"): "我*也*喝咖啡" keeps "我喝茶".
 ZH_ADDING = re.compile("也(?!许)|另外|此外")
+# Verbs that relate one to many values at once (MANY_VALUED in lexicon.py): "小李*会说*法语"
+# says nothing against "小李会说西班牙语". Two characters each: 说 alone is also "says"; 更喜欢
+# and 最喜欢 ("prefers", "likes best") are one choice.
+ZH_MANY_VALUED = re.compile(
+    "会说|会讲|(?<![更最])喜欢|热爱|爱吃|爱喝|爱看|去过|到过|会弹|会打|会踢|会玩|在学|学过|懂得"
+    "|收藏|收集|看过|读过|听过"
+)
+# Allergic to many things: "对花生*过敏*" / "对海鲜过敏", the value inside the frame.
+ZH_ALLERGIC = re.compile(r"对[^，。,.;；]+过敏")
+# Values that exclude each other (EXCLUSIVE_VALUES in lexicon.py): "喜欢*深*色主题" / "*浅*色".
+ZH_EXCLUSIVE_VALUES = frozenset(
+    frozenset(pair)
+    for pair in ("深浅", "冷热", "冰热", "早晚", "长短", "大小", "高低", "快慢", "轻重")
+)
 # Verbs of a role one holds at a time: "张伟现在*负责*支付团队" hands over what 李娜 led.
 ZH_ONE_HOLDER = ("负责", "管理", "主管", "领导", "维护", "带领", "牵头")
 # Where one went to live, and where one lives: "我*搬到*上海了" replaces "我*住在*北京".

@@ -12,7 +12,9 @@ compared by character, so word order is free):
 - **update**: a number, date or name differs in otherwise the same statement about the same
   subject ("meeting at 3pm" / "at 4pm"; words overlapping ≥ 0.5, or ≥ 0.25 when the candidate
   marks a change: "switched from Vim to Helix"); or both sides have own words around a shared
-  core that holds the predicate ("prefers cortado" / "prefers flat white"). Another predicate
+  core that holds the predicate ("prefers cortado" / "prefers flat white"), unless the
+  predicate relates one to many values at once ("speaks French" / "speaks Spanish", "allergic
+  to nuts" / "to shellfish"; see :func:`memstrata.gate.replacing.holds_many`). Another predicate
   says another thing of the subject ("works in Berlin" / "lives in Berlin"), and so do
   Chinese characters of its own in several places of a statement (a value is one phrase):
   unrelated. The same words with the parts of two swapped ("tea over coffee" / "coffee over
@@ -66,6 +68,7 @@ from memstrata.gate.replacing import (
     adds_to,
     han_holder_changed,
     holder_changed,
+    holds_many,
     instead,
     moved,
     named_otherwise,
@@ -172,6 +175,10 @@ def relate(
             if put_for_word and detail.startswith(("a name ", "a number ")):
                 # "a name left out: Slack" would hide what took its place
                 detail = f"another value ({_put(b, a, own_b)} → {_put(a, b, own_a)})"
+            many = holds_many(a, b) if detail.startswith(("another name", "another value")) else ""
+            if many and not adds_to(a, b):
+                # "I speak French" / "I speak Spanish": one speaks both
+                return found("unrelated", f"both can hold ({many}: {detail})")
             return found("update", f"same statement, {detail}")
         named = named_otherwise(a, b) if difference == "name" else ""
         if named:
@@ -215,6 +222,10 @@ def relate(
             # a new value replaces one phrase; words of its own in several places say more
             return found("unrelated", "says other things of it")
         changed = f"{spelled(b, own_b)} → {spelled(a, own_a)}"
+        many = holds_many(a, b)
+        if many and not adds_to(a, b):
+            # "Ann plays tennis" / "Ann plays chess": one plays both
+            return found("unrelated", f"both can hold ({many}: {changed})")
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
 

@@ -3,7 +3,8 @@
 :func:`memstrata.gate.relation.relate` compares the words two statements share; these read
 what the words do: a role handed to another person ("Alice now leads the payments team" /
 "Bob leads …"), a move ("Ann moved to Lisbon" / "Ann lives in Berlin"), what a statement
-says it replaces ("tea instead of coffee"), what it says holds besides ("also", 也), and
+says it replaces ("tea instead of coffee"), what it says holds besides ("also", 也), a verb
+that holds many values at once ("speaks French" / "speaks Spanish"), and
 names put for names on the other side of the same "is" ("My car is a Honda Civic" / "… a
 Toyota Corolla"). Each returns how the change is quoted in a reason, or ``""``. Pure
 functions only.
@@ -51,6 +52,70 @@ def adds_to(a: Features, b: Features) -> str:
     if ours is None or pattern.search(b.text):
         return ""
     return ours.group(0)
+
+
+def holds_many(a: Features, b: Features) -> str:
+    """The verb, as ``a`` writes it, by which both statements relate their subject to one of
+    many values at once ("I *speak* French" / "I speak Spanish", "Ann is *allergic* to nuts" /
+    "… to shellfish"), so that a new value says more rather than something else; ``""`` when
+    ``a`` marks a change ("Ann now plays tennis") or the verb is not of ``lexicon.MANY_VALUED``.
+
+    The verb is what both say first of the subject: one of the first two words that are not
+    names ("The user *likes* …"), not a word further on ("The team that plays on Fridays
+    meets in Room 4"). Values that exclude each other ("likes the *dark* theme" / "the
+    *light* theme") are one choice changed."""
+    if a.change_marked or a.cjk != b.cjk or _exclusive(a, b):
+        return ""
+    if a.cjk:
+        return _han_holds_many(_han_plain(a.text), _han_plain(b.text))
+    ours, theirs = _predicates(a), _predicates(b)
+    for word, written in ours.items():
+        if written in lexicon.MANY_VALUED and theirs.get(word, "") in lexicon.MANY_VALUED:
+            return written
+    return ""
+
+
+_EXCLUSIVE = frozenset(
+    frozenset(fold_word(word) for word in pair) for pair in lexicon.EXCLUSIVE_VALUES
+)
+
+
+def _exclusive(a: Features, b: Features) -> bool:
+    """One side's own word and the other's are values that exclude each other."""
+    if a.cjk:
+        pairs = lexicon_zh.ZH_EXCLUSIVE_VALUES
+        own_a, own_b = set(a.text) - set(b.text), set(b.text) - set(a.text)
+    else:
+        pairs, own_a, own_b = _EXCLUSIVE, a.words - b.words, b.words - a.words
+    return any(frozenset((x, y)) in pairs for x in own_a for y in own_b)
+
+
+def _han_holds_many(a: str, b: str) -> str:
+    """The verb of ``lexicon_zh.ZH_MANY_VALUED`` both statements open alike with, the values
+    after it ("小李会说法语" / "小李会说西班牙语"), or 过敏 of "对…过敏" after the same words."""
+    same = a[: next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(b))]
+    verb = lexicon_zh.ZH_MANY_VALUED.search(same)
+    if verb is not None:
+        return verb.group(0)
+    if (
+        same.endswith("对")
+        and lexicon_zh.ZH_ALLERGIC.search(a)
+        and lexicon_zh.ZH_ALLERGIC.search(b)
+    ):
+        return "过敏"
+    return ""
+
+
+def _predicates(features: Features) -> dict[str, str]:
+    """The first two words of ``features`` that are not names, each with how it is written."""
+    names = {word for word, named in features.sequence if named}
+    spans = {
+        word: features.text[start:end].lower()
+        for kind, word, start, end in reversed(features.marks)
+        if kind == "word" and word not in names
+    }
+    first = [word for word, named in features.sequence if not named][:2]
+    return {word: spans.get(word, "") for word in first}
 
 
 def holder_changed(a: Features, b: Features) -> str:
