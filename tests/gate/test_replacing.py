@@ -222,6 +222,50 @@ def test_what_is_replaced_ends_where_its_clause_goes_on():
 @pytest.mark.parametrize(
     ("candidate", "stored", "kind"),
     [
+        # what a comma sets against the rest is denied alone: the rest is said as written
+        ("The repo uses pnpm rather than npm.", "The repo uses pnpm, not npm.", "duplicate"),
+        ("Use tabs, not spaces", "Use tabs rather than spaces", "duplicate"),
+        ("Don't use pnpm, use npm", "Use npm, not pnpm", "duplicate"),
+        ("Use tabs, never spaces", "Use tabs", "unrelated"),  # says more, no opposite
+        ("Use npm, not pnpm", "Use pnpm, not npm", "contradiction"),  # ranked the other way
+        # denying what the other says is the opposite, an update when a change is marked
+        ("Indent with spaces, never tabs.", "Indent with tabs.", "contradiction"),
+        ("Indent with tabs.", "Indent with spaces, never tabs.", "contradiction"),
+        ("Indent with spaces now, never tabs.", "Indent with tabs.", "update"),
+    ],
+)  # fmt: skip
+def test_a_part_set_against_the_rest_after_a_comma_denies_that_part_alone(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
+def test_a_clause_after_a_semicolon_is_negated_whole():
+    # were "never rebase them" a part set against the rest, the two would be the same words
+    relation = relate(
+        "Merge main into feature branches; never rebase them.",
+        "Rebase feature branches onto main instead of merging main into them.",
+    )
+    assert relation.kind != "duplicate"
+
+
+@pytest.mark.parametrize(
+    ("text", "denied"),
+    [
+        ("Use pnpm, not npm.", "npm"),
+        ("Indent with spaces, never tabs", "tabs"),
+        ("Use Vitest, not Jest, for tests.", "Jest"),
+        ("Ann drank coffee, not anymore", None),  # a change, not a part set against
+        ("It ships on Friday, not yet on Monday", None),
+        ("Ann does not drink coffee", None),  # no comma: the whole is negated
+    ],
+)
+def test_what_a_comma_sets_against_the_rest(text, denied):
+    found = lexicon.SET_AGAINST.search(text)
+    assert (found.group(1) if found else None) == denied
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
         ("We moved to Denver in August.", "I live in Austin.", "update"),  # "we" holds "I"
         ("They moved to Porto", "I live in Lisbon", "unrelated"),
         ("He moved to Porto", "We live in Lisbon", "unrelated"),

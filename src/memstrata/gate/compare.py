@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from memstrata.gate import lexicon
 from memstrata.gate.statements import Features, fold_word, is_cjk
 
 
@@ -31,7 +32,7 @@ def detail_difference(a: Features, b: Features) -> str | None:
     duplicates. A name on one side only is no difference when the other side has the same word
     in lower case ("Coffee is what Ann drinks" / "Ann drinks coffee").
     """
-    if a.negated != b.negated:
+    if a.negated != b.negated and said_negated(a) != said_negated(b):
         return "negation"
     if a.numbers != b.numbers:
         return "number"
@@ -42,6 +43,14 @@ def detail_difference(a: Features, b: Features) -> str | None:
     if _unmatched_names(a, b) or _unmatched_names(b, a):
         return "name"
     return None
+
+
+def said_negated(features: Features) -> bool:
+    """Whether the statement, without the parts it sets against it ("uses pnpm, *not npm*"),
+    says the opposite: "Use pnpm, not npm" says "use pnpm", as "Use pnpm rather than npm"."""
+    if features.cjk:
+        return features.negated
+    return features.negated != bool(len(lexicon.SET_AGAINST.findall(features.text)) % 2)
 
 
 def predicate_of(features: Features, subject: frozenset[str] = frozenset()) -> str:

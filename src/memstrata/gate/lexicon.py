@@ -286,6 +286,13 @@ _EXCLUSIVE_VALUES = (
     ("strong", "weak"), ("more", "less"), ("tabs", "spaces"),
 )  # fmt: skip
 EXCLUSIVE_VALUES = frozenset(frozenset(pair) for pair in _EXCLUSIVE_VALUES)
+# A part set against the rest after a comma: "uses pnpm*, not npm*", "Indent with spaces*, never
+# tabs*". The negation is of that part alone; the rest is said as written.
+SET_AGAINST = re.compile(
+    r",\s*(?:not|never)\s+(?!(?:anymore|any more|yet|only|just|even|always|really|quite|sure"
+    r"|necessarily)\b)([^,.;:!?()]+?)\s*(?=[,.;:!?()]|$)",
+    re.IGNORECASE,
+)
 # Words that say a statement holds besides another, not instead of it: "Ann *also* drinks
 # coffee" keeps "Ann drinks tea", "Alice now *co-leads* the team" keeps Bob. "Too" only ending
 # a clause ("coffee *too*", not "*too* cold").

@@ -66,6 +66,7 @@ from memstrata.gate.compare import (
 from memstrata.gate.qualifiers import requalified
 from memstrata.gate.replacing import (
     adds_to,
+    denied,
     han_holder_changed,
     holder_changed,
     holds_many,
@@ -155,6 +156,12 @@ def relate(
         holders = holder_changed(a, b) or han_holder_changed(a, b)
         if holders:
             return found("update", f"another holder of the same role ({holders})")
+    gone = denied(a, b) if same_subject else ""
+    if gone:
+        # "Indent with spaces, never tabs" against "Indent with tabs": one says not the other
+        if a.change_marked:
+            return found("update", f"said instead ({gone} → {spelled(a, own_a)})")
+        return found("contradiction", f"one says not what the other says ({gone})")
     replaced = instead(a, b, own_a)
     if replaced:
         # "Ann drinks tea instead of coffee" after "Ann drinks coffee": it names what it replaces

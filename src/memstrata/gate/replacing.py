@@ -33,7 +33,7 @@ def instead(a: Features, b: Features, own_a: frozenset[str]) -> str:
     coffee" against "drinks coffee"), or ``""``: all that follows the marker is said in
     ``b``, which says it without the marker, and ``a`` says something ``b`` does not."""
     ours = _INSTEAD.search(a.text)
-    if ours is None or _INSTEAD.search(b.text):
+    if ours is None or _INSTEAD.search(b.text) or lexicon.SET_AGAINST.search(b.text):
         return ""
     gone = features_of(ours.group(1))
     said = gone.words | gone.numbers
@@ -42,6 +42,21 @@ def instead(a: Features, b: Features, own_a: frozenset[str]) -> str:
     if not said or not said <= b.words | b.numbers or not new:
         return ""
     return f"{ours.group(1).strip()} → {spelled(a, new)}"
+
+
+def denied(a: Features, b: Features) -> str:
+    """What one statement sets against the rest ("Indent with spaces*, never tabs*") when it
+    is what the other says ("Indent with tabs"), as that one wrote it; else ``""``. The
+    other sets nothing against it, and the first says something besides."""
+    for one, other in ((a, b), (b, a)):
+        tail = lexicon.SET_AGAINST.search(one.text)
+        if tail is None or lexicon.SET_AGAINST.search(other.text) or _INSTEAD.search(other.text):
+            continue
+        gone = features_of(tail.group(1))
+        said = gone.words | gone.numbers
+        if said and said <= other.words | other.numbers and one.words - said - other.words:
+            return spelled(other, said)
+    return ""
 
 
 def adds_to(a: Features, b: Features) -> str:
