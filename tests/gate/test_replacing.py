@@ -89,8 +89,12 @@ def test_a_statement_that_holds_besides_another_replaces_nothing(candidate, stor
         ("小李会说法语", "小李会说西班牙语", "会说"),
         ("小李对花生过敏", "小李对海鲜过敏", "过敏"),
         ("小李去过巴黎", "小李去过罗马", "去过"),
+        ("The service depends on Postgres", "The service depends on Redis", "depends"),
+        ("The API supports JSON", "The API supports XML", "supports"),
+        ("Bob met Carol on Monday", "Bob met Alice on Monday", "met"),
+        ("Ann works with Carol", "Ann works with Bob", "with"),  # a person beside others
     ],
-)
+)  # fmt: skip
 def test_a_verb_that_holds_many_values_keeps_both(candidate, stored, verb):
     # one speaks two languages and is allergic to two things: superseding one would hide it
     relation = relate(candidate, stored)
@@ -121,12 +125,15 @@ def test_also_is_the_reason_given_when_a_verb_of_many_values_says_it_besides():
     assert relate("I also speak Portuguese", "I speak Spanish").reason == "says it besides (also)"
 
 
-def test_the_verb_of_many_values_is_what_is_said_of_the_subject_not_a_word_further_on():
+def test_the_verb_of_many_values_is_the_one_that_puts_the_value_not_a_word_further_off():
     relation = relate(
-        "The team that plays on Fridays meets in Room 5",
-        "The team that plays on Fridays meets in Room 4",
+        "Ann, who studies law, lives in Munich", "Ann, who studies law, lives in Berlin"
     )
     assert relation.kind == "update"
+    # and "with" keeps both only for a person or team, not a thing one has it with
+    assert relate("Ann drinks coffee with oat milk", "Ann drinks coffee with almond milk").kind == (
+        "update"
+    )
 
 
 @pytest.mark.parametrize(

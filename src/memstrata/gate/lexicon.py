@@ -274,8 +274,12 @@ MANY_VALUED = frozenset(
     know knows knew knowing allergic allergy allergies learn learns learned learnt learning
     study studies studied studying collect collects collected collecting enjoy enjoys enjoyed
     enjoying like likes liked love loves loved watch watches watched watching listen listens
-    listened listening read reads reading""".split()
+    listened listening read reads reading met meet meets calls teach teaches taught teaching
+    eat eats ate eating write writes wrote writing depend depends depended depending
+    collaborate collaborates collaborated collaborating support supports supported""".split()
 )
+# The part a person or team takes beside others: "works *with* Carol" keeps "works with Bob".
+ALONGSIDE = frozenset("with".split())
 # Values that exclude each other even after a verb of many values: "likes the *dark* theme" /
 # "likes the *light* theme" is one choice changed, not two held.
 _EXCLUSIVE_VALUES = (

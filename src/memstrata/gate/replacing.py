@@ -75,18 +75,31 @@ def holds_many(a: Features, b: Features) -> str:
     "… to shellfish"), so that a new value says more rather than something else; ``""`` when
     ``a`` marks a change ("Ann now plays tennis") or the verb is not of ``lexicon.MANY_VALUED``.
 
-    The verb is what both say first of the subject: one of the first two words that are not
-    names ("The user *likes* …"), not a word further on ("The team that plays on Fridays
-    meets in Room 4"). Values that exclude each other ("likes the *dark* theme" / "the
-    *light* theme") are one choice changed."""
+    The verb is what puts the value: one of the two words before the first word a statement
+    has of its own ("The billing service *depends* on Postgres", "Sara *likes* Thai boxing"),
+    not a word further off ("Ann, who studies law, lives in Munich"). Values that exclude each
+    other ("likes the *dark* theme" / "the *light* theme") are one choice changed."""
     if a.change_marked or a.cjk != b.cjk or _exclusive(a, b):
         return ""
     if a.cjk:
         return _han_holds_many(_han_plain(a.text), _han_plain(b.text))
-    ours, theirs = _predicates(a), _predicates(b)
+    ours, theirs = _before_value(a, b), _before_value(b, a)
     for word, written in ours.items():
         if written in lexicon.MANY_VALUED and theirs.get(word, "") in lexicon.MANY_VALUED:
             return written
+    alongside = _alongside(a, b)
+    if alongside and alongside == _alongside(b, a):
+        return alongside
+    return ""
+
+
+def _alongside(a: Features, b: Features) -> str:
+    """The part (``lexicon.ALONGSIDE``) in which ``a`` names one of its own, or ``""``:
+    "works *with* Carol" against "works with Bob"."""
+    names = {word for word, named in a.sequence if named}
+    for word, part in a.placed:
+        if part in lexicon.ALONGSIDE and word in names and word not in b.words:
+            return part
     return ""
 
 
@@ -121,16 +134,17 @@ def _han_holds_many(a: str, b: str) -> str:
     return ""
 
 
-def _predicates(features: Features) -> dict[str, str]:
-    """The first two words of ``features`` that are not names, each with how it is written."""
-    names = {word for word, named in features.sequence if named}
+def _before_value(features: Features, other: Features) -> dict[str, str]:
+    """The two words of ``features`` before its first word ``other`` lacks, each with how it
+    is written."""
     spans = {
         word: features.text[start:end].lower()
         for kind, word, start, end in reversed(features.marks)
-        if kind == "word" and word not in names
+        if kind == "word"
     }
-    first = [word for word, named in features.sequence if not named][:2]
-    return {word: spans.get(word, "") for word in first}
+    words = [word for word, _ in features.sequence]
+    first = next((at for at, word in enumerate(words) if word not in other.words), len(words))
+    return {word: spans.get(word, "") for word in words[max(0, first - 2) : first]}
 
 
 def holder_changed(a: Features, b: Features) -> str:
