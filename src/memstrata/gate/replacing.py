@@ -135,8 +135,9 @@ def _han_holds_many(a: str, b: str) -> str:
 
 
 def _before_value(features: Features, other: Features) -> dict[str, str]:
-    """The two words of ``features`` before its first word ``other`` lacks, each with how it
-    is written."""
+    """The words of ``features`` that may put its first word ``other`` lacks, each with how it
+    is written: the two before it ("*likes* Thai boxing"), or the one right before it when a
+    preposition puts it ("allergic *to* nuts", not "writes its models *in* C")."""
     spans = {
         word: features.text[start:end].lower()
         for kind, word, start, end in reversed(features.marks)
@@ -144,7 +145,9 @@ def _before_value(features: Features, other: Features) -> dict[str, str]:
     }
     words = [word for word, _ in features.sequence]
     first = next((at for at, word in enumerate(words) if word not in other.words), len(words))
-    return {word: spans.get(word, "") for word in words[max(0, first - 2) : first]}
+    parts = dict(features.placed)
+    reach = 1 if first < len(words) and parts.get(words[first], "") else 2
+    return {word: spans.get(word, "") for word in words[max(0, first - reach) : first]}
 
 
 def holder_changed(a: Features, b: Features) -> str:
