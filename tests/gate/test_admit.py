@@ -9,7 +9,7 @@ from memstrata import Memory
 from memstrata.clock import to_iso
 from memstrata.errors import InputError, ParseError
 from memstrata.gate.admit import auto_topic_id
-from memstrata.gate.page import statements_of, with_subject
+from memstrata.gate.page import appended, statements_of, with_subject
 from memstrata.gate.verdicts import (
     Admitted,
     Conflicted,
@@ -246,7 +246,7 @@ def test_a_named_page_takes_a_conflicting_statement_in_and_keeps_the_rest(mem: M
     assert isinstance(verdict, Conflicted) and verdict.topic_id == "people/ann"
     assert verdict.other_id == other.topic_id
     ann = mem.get_topic("people/ann")
-    assert ann.summary == page + "Ann likes cortado\n"
+    assert ann.summary == page + "Ann likes cortado.\n"  # a sentence of the page
     assert ann.meta.state == "conflict" and ann.meta.conflicts_with == (other.topic_id,)
     assert mem.topic_history("people/ann")[-1].op == "update"
 
@@ -394,6 +394,37 @@ def test_statements_are_sentences_and_clauses_of_the_body():
         "Likes jazz!",
         "Plays cello",
         "sings",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("page", "added", "expected"),
+    [
+        ("Speaks Spanish.\n", "Is allergic to nuts", "Speaks Spanish.\nIs allergic to nuts.\n"),
+        ("- Speaks Spanish\n", "Is allergic to nuts", "- Speaks Spanish\n- Is allergic to nuts\n"),
+        # a line with no full stop, written by hand: a paragraph of its own
+        ("Speaks Spanish\n", "Is allergic to nuts", "Speaks Spanish\n\nIs allergic to nuts.\n"),
+        ("后端工程师。\n", "对花生过敏", "后端工程师。\n对花生过敏。\n"),
+        ("", "Is allergic to nuts!", "Is allergic to nuts!\n"),
+    ],
+)
+def test_a_statement_added_to_a_page_is_a_statement_of_its_own(page, added, expected):
+    assert appended("# Ann\n\n" + page, added) == "# Ann\n\n" + expected
+
+
+def test_statements_added_one_by_one_never_run_into_each_other(mem: Memory, clock: Clock):
+    # Once, each was added as a bare line: the page read "Ann is allergic to nuts Ann now
+    # lives in Porto", one statement to the gate and one sentence in recall.
+    mem.write_topic("people/ann", "# Ann Weber\n\nSpeaks Spanish.\n")
+    for text in ("Ann is allergic to nuts", "Ann plays chess", "Ann now lives in Porto"):
+        clock.advance()
+        mem.remember(text, topic="people/ann")
+
+    assert statements_of(mem.get_topic("people/ann").summary) == [
+        "Speaks Spanish.",
+        "Ann is allergic to nuts.",
+        "Ann plays chess.",
+        "Ann now lives in Porto.",
     ]
 
 

@@ -35,7 +35,7 @@ from memstrata.errors import (
     TopicNotFound,
 )
 from memstrata.gate.compare import says_more
-from memstrata.gate.page import in_place, statements_of, subject_of, with_subject
+from memstrata.gate.page import appended, in_place, statements_of, subject_of, with_subject
 from memstrata.gate.relation import Relation, relate
 from memstrata.gate.statements import features_of
 from memstrata.gate.verdicts import (
@@ -475,7 +475,7 @@ class Gate:
         if not self.topics.exists(topic_id):
             return text + "\n", None
         current = self.topics.get(topic_id)
-        summary = current.summary.rstrip("\n") + "\n" + text + "\n"
+        summary = appended(current.summary, text)
         if len(summary) > self.config.topics.summary_max_chars:
             return Rejected(
                 f"{topic_id}: adding this would take its summary over "

@@ -37,6 +37,26 @@ def in_place(summary: str, statement: str, text: str) -> str:
     return summary.replace(statement, text, 1)
 
 
+def appended(summary: str, text: str) -> str:
+    """``summary`` with ``text`` added as a statement of its own, on its own line.
+
+    After a list item it is another item; after a sentence it gets a full stop if it has none
+    (else the next one added would run into it: a paragraph wrapped over lines is one text);
+    after a heading, or a line with no full stop written by hand, it starts a paragraph, so
+    neither runs into the other."""
+    body = summary.rstrip()
+    last = body.rsplit("\n", 1)[-1].strip()
+    item = _LIST_ITEM.match(last)
+    if item:
+        return f"{body}\n{item.group(0)}{text}\n"
+    if not text.endswith(tuple(_FULL_STOPS)):
+        text += "。" if re.search(r"[\u3400-\u9fff]$", text) else "."
+    if not body:
+        return text + "\n"
+    ended = last.endswith(tuple(_FULL_STOPS)) and not last.startswith("#")
+    return f"{body}\n{text}\n" if ended else f"{body}\n\n{text}\n"
+
+
 def statements_of(summary: str) -> list[str]:
     """The statements of a summary: the sentences and semicolon clauses (and Chinese comma
     clauses) of its paragraphs and list items (headings and comments dropped).
