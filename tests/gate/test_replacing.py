@@ -137,6 +137,26 @@ def test_the_verb_of_many_values_is_the_one_that_puts_the_value_not_a_word_furth
 
 
 @pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # what cannot change once it happened: another value means one of the two is wrong
+        ("Ben was born in Leeds.", "Ben was born in Manchester.", "contradiction"),
+        ("Emma's birthday is March 3.", "Emma's birthday is March 13.", "contradiction"),
+        ("The house was built in 1972.", "The house was built in 1968.", "contradiction"),
+        ("小林出生在成都。", "小林出生在重庆。", "contradiction"),
+        ("我们是2015年结婚的。", "我们是2018年结婚的。", "contradiction"),
+        # unless the newer one says it corrects the older
+        ("Ben was actually born in Leeds.", "Ben was born in Manchester.", "update"),
+        # and what only sounds alike can move
+        ("Emma's birthday party is on Saturday", "Emma's birthday party is on Friday", "update"),
+        ("The dashboard is built in Superset", "The dashboard is built in Metabase", "update"),
+    ],
+)
+def test_another_value_of_what_cannot_change_is_a_contradiction(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
     ("text", "adding"),
     [
         ("Ann drinks coffee too.", True),

@@ -297,6 +297,22 @@ SET_AGAINST = re.compile(
     r"|necessarily)\b)([^,.;:!?()]+?)\s*(?=[,.;:!?()]|$)",
     re.IGNORECASE,
 )
+# What is fixed once it happened: where and when one was born, a blood type, the year a house was
+# built or a firm founded, when two married (not a birthday party, which moves). Another value
+# is no update but a contradiction (one of the two is wrong) unless the newer one says it
+# corrects ("actually", "turns out").
+FIXED_FOR_LIFE = re.compile(
+    r"\b(?:born|birthday(?! (?:party|parties|dinner|present|gift|cake|plans?|trip|celebration))"
+    r"|birth ?date|date of birth|blood type|built in (?=\d)|founded|established in"
+    r"|married (?:in|on)|got married|wedding anniversary)\b"
+    r"|出生|生日(?!派对|聚会|礼物|蛋糕|晚宴|宴)|血型|建于|建成于|成立于|结婚",
+    re.IGNORECASE,
+)
+CORRECTION = re.compile(
+    r"\b(?:actually|in fact|correction|turns out|i was wrong|was mistaken|not .+ as I said)\b"
+    r"|其实|实际上|更正|搞错|记错",
+    re.IGNORECASE,
+)
 # Words that say a statement holds besides another, not instead of it: "Ann *also* drinks
 # coffee" keeps "Ann drinks tea", "Alice now *co-leads* the team" keeps Bob. "Too" only ending
 # a clause ("coffee *too*", not "*too* cold").

@@ -67,6 +67,7 @@ from memstrata.gate.qualifiers import requalified
 from memstrata.gate.replacing import (
     adds_to,
     denied,
+    fixed_for_life,
     han_holder_changed,
     holder_changed,
     holds_many,
@@ -137,6 +138,11 @@ def relate(
         besides = adds_to(a, b) if kind == "update" else ""
         if besides:
             return Relation("unrelated", f"says it besides ({besides})", overlap, cosine)
+        if kind == "update" and fixed_for_life(a, b):
+            # "Ben was born in Leeds" / "… in Manchester": one of the two is wrong
+            return Relation(
+                "contradiction", f"what cannot change differs ({reason})", overlap, cosine
+            )
         return Relation(kind, reason, overlap, cosine)
 
     if difference == "negation":

@@ -59,6 +59,16 @@ def denied(a: Features, b: Features) -> str:
     return ""
 
 
+def fixed_for_life(a: Features, b: Features) -> bool:
+    """Both statements say what is fixed once it happened (``lexicon.FIXED_FOR_LIFE``: born,
+    a birthday, built in …), and ``a`` says neither that it corrects ``b`` ("actually") nor
+    that something changed: another value is then no update."""
+    fixed = lexicon.FIXED_FOR_LIFE
+    if a.change_marked or lexicon.CORRECTION.search(a.text):
+        return False
+    return bool(fixed.search(a.text) and fixed.search(b.text))
+
+
 def adds_to(a: Features, b: Features) -> str:
     """The word by which ``a`` says it holds besides what ``b`` says ("*also*", "*too*"),
     when ``b`` has none; else ``""``: "Ann also drinks coffee" replaces no "Ann drinks tea"."""
