@@ -357,3 +357,22 @@ def test_search_puts_every_hit_holding_a_word_before_turns_only_near_in_meaning(
     assert {hit.stratum for hit in hits[:2]} == {"journal", "wiki"}
     assert [hit.holds_a_word for hit in hits] == [True, True, False, False, False]
     assert all(hit.stratum == "raw" and "semantic" in hit.extra["arms"] for hit in hits[2:])
+
+
+def test_topics_that_say_the_same_get_the_same_vector_and_rank_as_equals(memory: Memory):
+    # The model's vector for a text moves in its last bits with the text's place in a batch:
+    # two topics saying the same once got cosines 1e-7 apart, and as recall counted their uses
+    # the rounding of their scores put one, then the other, first.
+    from memstrata.recall.semantic import stored_vectors
+
+    for n, text in enumerate(["Ann drinks a flat white", "The build takes ten minutes"] * 3):
+        memory.write_topic(f"notes/n{n}", text)
+    memory.recall("what coffee does she order")
+
+    vectors = [
+        stored_vectors(memory.index.db, "topic", memory.embedder.name, [f"notes/n{n}"])[0]
+        for n in (0, 2, 4)
+    ]
+    assert all((vector == vectors[0]).all() for vector in vectors)
+    scores = [item.score for item in memory.recall("what coffee does she order").items[:3]]
+    assert len(set(scores)) == 1

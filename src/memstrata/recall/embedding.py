@@ -119,12 +119,10 @@ def _embed_into(
 ) -> int:
     for start in range(0, len(items), BATCH):
         chunk = items[start : start + BATCH]
-        rows = embedder.embed([text for _, text in chunk])
+        # A text is embedded once per batch: a model's vector for it moves in the last bits
+        # with its place in the batch, and two topics saying the same must rank as equals.
+        texts = list(dict.fromkeys(text for _, text in chunk))
+        rows = dict(zip(texts, embedder.embed(texts), strict=True))
         with immediate(index):
-            put_vectors(
-                index,
-                kind,
-                embedder.name,
-                ((ref, row) for (ref, _), row in zip(chunk, rows, strict=True)),
-            )
+            put_vectors(index, kind, embedder.name, ((ref, rows[text]) for ref, text in chunk))
     return len(items)
