@@ -720,6 +720,9 @@ def test_a_name_added_before_a_shared_word_is_still_an_addition():
         ("I prefer tabs", "I prefer spaces"),
         ("We use tabs", "We use spaces"),
         ("I now drink coffee", "I drink tea"),
+        # a change named from the old value: the pronoun is the subject both share
+        ("I switched from Vim to Helix", "I use Vim"),
+        ("We moved CI from Jenkins to GitHub Actions", "We use Jenkins for CI"),
     ],
 )
 def test_a_first_person_statement_gets_its_new_value_like_a_named_one(candidate, stored):
@@ -729,7 +732,11 @@ def test_a_first_person_statement_gets_its_new_value_like_a_named_one(candidate,
 
 @pytest.mark.parametrize(
     ("candidate", "stored"),
-    [("I like jazz", "I play piano"), ("We prefer tabs", "I prefer spaces")],
+    [
+        ("I like jazz", "I play piano"),
+        ("We prefer tabs", "I prefer spaces"),
+        ("I use Vim", "I live in Berlin"),
+    ],
 )
 def test_first_person_statements_of_other_things_or_people_stay_apart(candidate, stored):
     assert relate(candidate, stored).kind == "unrelated"

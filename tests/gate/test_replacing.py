@@ -89,6 +89,7 @@ def test_a_statement_that_holds_besides_another_replaces_nothing(candidate, stor
         ("小李会说法语", "小李会说西班牙语", "会说"),
         ("小李对花生过敏", "小李对海鲜过敏", "过敏"),
         ("小李去过巴黎", "小李去过罗马", "去过"),
+        ("I'm allergic to shellfish", "I have a peanut allergy", "allergic"),  # after the value
         ("The service depends on Postgres", "The service depends on Redis", "depends"),
         ("The API supports JSON", "The API supports XML", "supports"),
         ("Bob met Carol on Monday", "Bob met Alice on Monday", "met"),

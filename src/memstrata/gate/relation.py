@@ -113,8 +113,9 @@ def relate(
     overlap = word_overlap(a, b)
     own_a, own_b = own_words(a, b), own_words(b, a)
     difference = detail_difference(a, b) or _prefix_antonym(own_a, own_b)
-    same_subject = _same_subject(a, b)
     implied = _implied_subject(a, b)
+    # "I switched from Vim to Helix" / "I use Vim": the pronoun both open with is the subject
+    same_subject = _same_subject(a, b) or bool(implied)
     if implied:
         # "I prefer tabs" / "I prefer spaces", "Use ruff for linting" / "Use flake8 …": the
         # speaker, or the one told, is a subject both share

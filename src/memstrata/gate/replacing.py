@@ -147,7 +147,8 @@ def _han_holds_many(a: str, b: str) -> str:
 def _before_value(features: Features, other: Features) -> dict[str, str]:
     """The words of ``features`` that may put its first word ``other`` lacks, each with how it
     is written: the two before it ("*likes* Thai boxing"), or the one right before it when a
-    preposition puts it ("allergic *to* nuts", not "writes its models *in* C")."""
+    preposition puts it ("allergic *to* nuts", not "writes its models *in* C"), and the one
+    right after it ("a peanut *allergy*")."""
     spans = {
         word: features.text[start:end].lower()
         for kind, word, start, end in reversed(features.marks)
@@ -157,7 +158,8 @@ def _before_value(features: Features, other: Features) -> dict[str, str]:
     first = next((at for at, word in enumerate(words) if word not in other.words), len(words))
     parts = dict(features.placed)
     reach = 1 if first < len(words) and parts.get(words[first], "") else 2
-    return {word: spans.get(word, "") for word in words[max(0, first - reach) : first]}
+    near = words[max(0, first - reach) : first] + words[first + 1 : first + 2]
+    return {word: spans.get(word, "") for word in near}
 
 
 def holder_changed(a: Features, b: Features) -> str:
