@@ -882,3 +882,18 @@ def test_a_verb_of_change_with_its_new_value_marks_a_change(candidate, stored):
 )
 def test_a_verb_of_change_without_a_new_value_marks_none(text):
     assert not features_of(text).change_marked
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Ann's email is ann@example.com", "Ann's email is ann.weber@example.com"),
+        ("The API is at api.example.com", "The API is at example.com"),
+        ("Docs are at https://docs.example.com/v2", "Docs are at https://docs.example.com/v1"),
+    ],
+)
+def test_an_address_is_one_value_not_the_words_in_it(candidate, stored):
+    # Once, "ann@example.com" merged into "ann.weber@example.com" as the same words but one:
+    # the new address was lost.
+    assert relate(candidate, stored).kind == "update"
+    assert relate(candidate, candidate + ".").kind == "duplicate"

@@ -317,3 +317,18 @@ def test_a_move_said_with_a_pronoun_moves_whom_it_names(candidate, stored, kind)
 )
 def test_chinese_moves_handovers_and_changes_read_past_when_and_voice(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # a rule for one thing says nothing of a rule for another
+        ("Use 4 spaces for Python", "Use 2 spaces for YAML", "unrelated"),
+        ("Use 4 spaces for Python", "Use 2 spaces for Python", "update"),
+        ("Use ruff for linting", "Use flake8 for linting", "update"),
+        # how long is no other thing, and a change marked is a change
+        ("Error logs are retained for 30 days.", "Error logs are retained for 90 days.", "update"),
+    ],
+)
+def test_what_a_statement_holds_for_names_what_it_is_about(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind

@@ -68,6 +68,7 @@ from memstrata.gate.replacing import (
     adds_to,
     denied,
     fixed_for_life,
+    for_another,
     han_holder_changed,
     holder_changed,
     holds_many,
@@ -163,6 +164,10 @@ def relate(
         holders = holder_changed(a, b) or han_holder_changed(a, b)
         if holders:
             return found("update", f"another holder of the same role ({holders})")
+    scopes = for_another(a, b) if difference in ("name", "number") else ""
+    if scopes:
+        # "Use 4 spaces for Python" / "Use 2 spaces for YAML": each holds for its own
+        return found("unrelated", f"said for another one ({scopes})")
     gone = denied(a, b) if same_subject else ""
     if gone:
         # "Indent with spaces, never tabs" against "Indent with tabs": one says not the other

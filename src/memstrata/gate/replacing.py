@@ -59,6 +59,23 @@ def denied(a: Features, b: Features) -> str:
     return ""
 
 
+def for_another(a: Features, b: Features) -> str:
+    """What each statement says it holds *for*, when both name something of their own there
+    ("Use 4 spaces *for Python*" / "Use 2 spaces *for YAML*"), as ``b`` / ``a`` write it; else
+    ``""`` (and when ``a`` marks a change). A rule for one thing says nothing of a rule for
+    another. Numbers are no such thing: "retained *for 30 days*" is how long."""
+    if a.change_marked:
+        return ""  # "… are *now* retained for 30 days": what it holds for changed
+    ours = {word for word, part in a.placed if part in _SCOPES and word in a.words - b.words}
+    theirs = {word for word, part in b.placed if part in _SCOPES and word in b.words - a.words}
+    if not ours or not theirs:
+        return ""
+    return f"{spelled(b, theirs)} / {spelled(a, ours)}"
+
+
+_SCOPES = frozenset(("for",))
+
+
 def fixed_for_life(a: Features, b: Features) -> bool:
     """Both statements say what is fixed once it happened (``lexicon.FIXED_FOR_LIFE``: born,
     a birthday, built in …), and ``a`` says neither that it corrects ``b`` ("actually") nor

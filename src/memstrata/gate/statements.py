@@ -42,6 +42,14 @@ _TOKEN = re.compile(
     rf"(?P<num>\d+(?:[.,:]\d+)*%?)|(?P<cjk>[{_CJK}]+)|(?P<word>[^\W_]+(?:'[^\W_]+)*)"
 )
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b")
+# An address is one value as well as the words in it: "ann@example.com" /
+# "ann.weber@example.com" are two addresses, not one with a word added (emails, URLs, hosts).
+_ADDRESS = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://[^\s<>\"']+[^\s<>\"'.,;:!?)]"
+    r"|\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|org|net|io|dev|ai|app|co|cloud|de|uk|cn"
+    r"|fr|jp|eu|us|me|sh|xyz|info|tech|site|local|internal)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +109,11 @@ def features_of(text: str) -> Features:
         state.where = match.span()
         state.add_date(match.group(0))
     written.sub(_ISO_DATE, " ")
+    for match in _ADDRESS.finditer(written.text):
+        # a name as a whole; its words are still read, so that two hosts of one domain share
+        # them ("pre.shop.internal" / "staging.shop.internal")
+        state.where = written.origin(*match.span())
+        state.add_name(match.group(0).casefold())
     for match in MENTION.finditer(written.text):
         state.where = written.origin(*match.span())
         state.add_name(mention_name(match.group(1)).casefold())
