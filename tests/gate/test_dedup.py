@@ -890,6 +890,9 @@ def test_a_verb_of_change_without_a_new_value_marks_none(text):
         ("Ann's email is ann@example.com", "Ann's email is ann.weber@example.com"),
         ("The API is at api.example.com", "The API is at example.com"),
         ("Docs are at https://docs.example.com/v2", "Docs are at https://docs.example.com/v1"),
+        ("The repo is github.com/acme/api", "The repo is github.com/acme/api-v2"),
+        ("The branch is feature/login", "The branch is feature/login-v2"),
+        ("The key is in ~/.ssh/id_ed25519", "The key is in ~/.ssh/id_rsa"),
     ],
 )
 def test_an_address_is_one_value_not_the_words_in_it(candidate, stored):
@@ -897,3 +900,8 @@ def test_an_address_is_one_value_not_the_words_in_it(candidate, stored):
     # the new address was lost.
     assert relate(candidate, stored).kind == "update"
     assert relate(candidate, candidate + ".").kind == "duplicate"
+
+
+@pytest.mark.parametrize("text", ["cats and/or dogs", "open 24/7", "300 req/s", "coffee w/o sugar"])
+def test_a_slash_between_words_is_no_path(text):
+    assert features_of(text).names == frozenset()

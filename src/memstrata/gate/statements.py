@@ -47,7 +47,10 @@ _ISO_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b")
 _ADDRESS = re.compile(
     r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://[^\s<>\"']+[^\s<>\"'.,;:!?)]"
     r"|\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|org|net|io|dev|ai|app|co|cloud|de|uk|cn"
-    r"|fr|jp|eu|us|me|sh|xyz|info|tech|site|local|internal)\b",
+    r"|fr|jp|eu|us|me|sh|xyz|info|tech|site|local|internal)\b(?:/[\w.~-]*[\w~-])*/?"
+    # a path or branch: "feature/login-v2", "~/.ssh/id_rsa", "config/prod.yaml" (not "and/or",
+    # "24/7" or "req/s")
+    r"|(?<![\w/])(?!(?:and/or|or/and)\b)(?=\S*[a-z])(?:~/|\.{1,2}/|/)?(?:[\w.-]{2,}/)+[\w.-]+[\w-]/?",
     re.IGNORECASE,
 )
 
