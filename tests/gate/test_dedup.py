@@ -905,3 +905,19 @@ def test_an_address_is_one_value_not_the_words_in_it(candidate, stored):
 @pytest.mark.parametrize("text", ["cats and/or dogs", "open 24/7", "300 req/s", "coffee w/o sugar"])
 def test_a_slash_between_words_is_no_path(text):
     assert features_of(text).names == frozenset()
+
+
+def test_a_folder_is_the_same_with_or_without_its_closing_slash():
+    assert "db/migrations" in features_of("Migrations live in db/migrations/").names
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("Meeting room 4B", "Meeting room 4", "update"),  # once the same words, "B" added
+        ("The standup is in room 4B", "The standup is in room 4A", "update"),
+        ("Enable 2FA for the admin account", "Enable 2FA for the admin account.", "duplicate"),
+    ],
+)
+def test_digits_glued_to_capitals_are_one_code(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind

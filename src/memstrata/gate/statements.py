@@ -38,8 +38,11 @@ from memstrata.gate import lexicon, lexicon_zh
 from memstrata.journal.parse import MENTION, mention_name
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# "4B", "3D", "2FA": digits glued to capitals are one code, as "v2" and "db1" are (a unit is
+# written small: "3pm", "30s", "5k")
 _TOKEN = re.compile(
-    rf"(?P<num>\d+(?:[.,:]\d+)*%?)|(?P<cjk>[{_CJK}]+)|(?P<word>[^\W_]+(?:'[^\W_]+)*)"
+    r"(?P<word>\d+[A-Z]+(?![^\W\d_]))|"
+    rf"(?P<num>\d+(?:[.,:]\d+)*%?)|(?P<cjk>[{_CJK}]+)|(?P<word2>[^\W_]+(?:'[^\W_]+)*)"
 )
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b")
 # An address is one value as well as the words in it: "ann@example.com" /
@@ -116,7 +119,7 @@ def features_of(text: str) -> Features:
         # a name as a whole; its words are still read, so that two hosts of one domain share
         # them ("pre.shop.internal" / "staging.shop.internal")
         state.where = written.origin(*match.span())
-        state.add_name(match.group(0).casefold())
+        state.add_name(match.group(0).rstrip("/").casefold())  # "db/migrations/" = "db/migrations"
     for match in MENTION.finditer(written.text):
         state.where = written.origin(*match.span())
         state.add_name(mention_name(match.group(1)).casefold())
@@ -127,7 +130,7 @@ def features_of(text: str) -> Features:
         _normalise_chinese(written, state)
     text = written.text
     matches = list(_TOKEN.finditer(text))
-    tokens = [(m.lastgroup or "", m.group(0)) for m in matches]
+    tokens = [((m.lastgroup or "").rstrip("2"), m.group(0)) for m in matches]
     naming: set[str] = set()  # numbers that name the subject: "Release 2.3", "Server alpha1"
     slot = ""
     subject_end = subject_start = -2
