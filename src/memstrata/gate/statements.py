@@ -41,9 +41,11 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # "4B", "3D", "2FA": digits glued to capitals are one code, as "v2" and "db1" are (a unit is
 # written small: "3pm", "30s", "5k")
 _TOKEN = re.compile(
-    r"(?P<word>\d+[A-Z]+(?![^\W\d_]))|"
-    rf"(?P<num>\d+(?:[.,:]\d+)*%?)|(?P<cjk>[{_CJK}]+)|(?P<word2>[^\W_]+(?:'[^\W_]+)*)"
+    r"(?P<code>\d+[A-Z]+(?![^\W\d_]))|"
+    rf"(?P<num>\d+(?:[.,:]\d+)*%?)|(?P<cjk>[{_CJK}]+)|(?P<word>[^\W_]+(?:'[^\W_]+)*)"
 )
+#: a code is read as a word is ("v2", "db1"), which tells letters-and-digits from quantities
+_READ_AS = {"code": "word"}
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b")
 # An address is one value as well as the words in it: "ann@example.com" /
 # "ann.weber@example.com" are two addresses, not one with a word added (emails, URLs, hosts).
@@ -130,7 +132,7 @@ def features_of(text: str) -> Features:
         _normalise_chinese(written, state)
     text = written.text
     matches = list(_TOKEN.finditer(text))
-    tokens = [((m.lastgroup or "").rstrip("2"), m.group(0)) for m in matches]
+    tokens = [(_READ_AS.get(m.lastgroup or "", m.lastgroup or ""), m.group(0)) for m in matches]
     naming: set[str] = set()  # numbers that name the subject: "Release 2.3", "Server alpha1"
     slot = ""
     subject_end = subject_start = -2
