@@ -11,7 +11,7 @@ given; ``none`` = lexical only) and prints, per configuration:
   sweep suggests (the highest threshold with the best recall at precision ≥ 0.97 on the tuned
   part), each scored on the tuned part, the held-out third, all pairs, the fresh pairs
   (written after the rules were frozen) and the blind pairs of ``tests/gate/blind_pairs.py``
-  ``blind_pairs_2.py`` to ``blind_pairs_5.py`` (written by sessions that never saw the rules);
+  ``blind_pairs_2.py`` to ``blind_pairs_6.py`` (written by sessions that never saw the rules);
 - accuracy per category and the 4-class confusion matrix (all pairs, and each blind set apart;
   calibrated threshold).
 """
@@ -36,6 +36,7 @@ from tests.gate.blind_pairs_2 import BLIND_PAIRS_2  # noqa: E402
 from tests.gate.blind_pairs_3 import BLIND_PAIRS_3  # noqa: E402
 from tests.gate.blind_pairs_4 import BLIND_PAIRS_4  # noqa: E402
 from tests.gate.blind_pairs_5 import BLIND_PAIRS_5  # noqa: E402
+from tests.gate.blind_pairs_6 import BLIND_PAIRS_6  # noqa: E402
 from tests.gate.dedup_pairs import FRESH_PAIRS, LABELS, PAIRS, Pair  # noqa: E402
 
 from memstrata.gate.calibration import dedup_threshold  # noqa: E402
@@ -49,6 +50,7 @@ BLIND_SETS: tuple[tuple[str, list[Pair], str], ...] = (
     ("blind3", BLIND_PAIRS_3, "blind pairs, third set"),
     ("blind4", BLIND_PAIRS_4, "blind pairs, fourth set"),
     ("blind5", BLIND_PAIRS_5, "blind pairs, fifth set"),
+    ("blind6", BLIND_PAIRS_6, "blind pairs, sixth set"),
 )
 
 TARGET_PRECISION = 0.97

@@ -17,6 +17,7 @@ from tests.gate.blind_pairs_2 import BLIND_PAIRS_2
 from tests.gate.blind_pairs_3 import BLIND_PAIRS_3
 from tests.gate.blind_pairs_4 import BLIND_PAIRS_4
 from tests.gate.blind_pairs_5 import BLIND_PAIRS_5
+from tests.gate.blind_pairs_6 import BLIND_PAIRS_6
 from tests.gate.dedup_pairs import DETAIL_CHANGE_CATEGORIES, LABELS, PAIRS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -259,7 +260,14 @@ def test_no_blind_pair_that_says_another_thing_is_merged():
     # Pairs labelled by a session that never saw the rules: merging one of these loses a fact.
     merged = [
         (pair.candidate, pair.stored, pair.label)
-        for pair in [*BLIND_PAIRS, *BLIND_PAIRS_2, *BLIND_PAIRS_3, *BLIND_PAIRS_4, *BLIND_PAIRS_5]
+        for pair in [
+            *BLIND_PAIRS,
+            *BLIND_PAIRS_2,
+            *BLIND_PAIRS_3,
+            *BLIND_PAIRS_4,
+            *BLIND_PAIRS_5,
+            *BLIND_PAIRS_6,
+        ]
         if pair.label != "duplicate" and relate(pair.candidate, pair.stored).kind == "duplicate"
     ]
     assert merged == []
@@ -920,4 +928,18 @@ def test_a_folder_is_the_same_with_or_without_its_closing_slash():
     ],
 )
 def test_digits_glued_to_capitals_are_one_code(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # Once "the same words": the newer order of steps merged into the older and was lost.
+        ("Migrate before deploying.", "Deploy the code first, then migrate.", "contradiction"),
+        ("First lint, then test.", "Test before linting.", "contradiction"),
+        ("Migrate before deploying the code.", "Migrate first, then deploy the code.", "duplicate"),
+        ("Deploy the code after migrating.", "Migrate before deploying the code.", "duplicate"),
+    ],
+)  # fmt: skip
+def test_the_same_steps_in_the_other_order_are_not_one_statement(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind

@@ -76,7 +76,7 @@ from memstrata.gate.replacing import (
     moved,
     named_otherwise,
 )
-from memstrata.gate.roles import opposed, swapped
+from memstrata.gate.roles import opposed, reordered, swapped
 from memstrata.gate.statements import Features, features_of, is_code, opening_word
 
 RelationKind = Literal["duplicate", "update", "contradiction", "unrelated"]
@@ -276,6 +276,13 @@ def _told_apart(
             "update" if a.change_marked else "contradiction",
             f"the same words, the opposite said ({change})",
         )
+    steps = reordered(a, b) if mergeable and not a.cjk else None
+    if steps is not None:
+        # "Run migrations before deploying" / "Deploy first, then run migrations"
+        change = f"{steps[0]}, then {steps[1]}"
+        if a.change_marked:
+            return "update", f"the same steps in the other order ({change})"
+        return "contradiction", f"the same steps in the other order ({change})"
     if a.future != b.future and not a.cjk and mergeable:
         # "Ann moved to Berlin" after "Ann will move to Berlin": the plan came about
         if b.future:

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from memstrata.gate import lexicon
-from memstrata.gate.statements import Features
+from memstrata.gate.statements import Features, features_of
 
 #: the part of a statement's first word when no preposition comes before it
 SUBJECT = "subject"
@@ -152,6 +152,40 @@ def opposed(a: Features, b: Features) -> tuple[str, str, str] | None:
     for word, part in ours.items():
         if word in theirs and lexicon.OPPOSITE_MARKERS.get(part) == theirs[word]:
             return word, part, theirs[word]
+    return None
+
+
+# Two steps in order: "A *before* B", "B *after* A", "A first, *then* B", "first A, then B".
+_IN_ORDER = (
+    re.compile(r"^(?P<first>.+?)\s+before\s+(?P<then>.+)$", re.IGNORECASE),
+    re.compile(r"^(?P<then>.+?)\s+after\s+(?P<first>.+)$", re.IGNORECASE),
+    re.compile(
+        r"^(?:first,?\s+)?(?P<first>.+?)(?:\s+first)?\s*[,;]?\s*(?:and\s+)?then\s+(?P<then>.+)$",
+        re.IGNORECASE,
+    ),
+)
+
+
+def reordered(a: Features, b: Features) -> tuple[str, str] | None:
+    """The two steps ``a`` puts in the other order from ``b`` ("Run migrations before
+    deploying" / "Deploy first, then run migrations"), as ``a`` writes them (first, then), or
+    ``None``. Only steps both name, each in the other's place, count."""
+    ours, theirs = _steps(a.text), _steps(b.text)
+    if ours is None or theirs is None:
+        return None
+    (a_first, a_then, shown), (b_first, b_then, _) = ours, theirs
+    if a_first & b_then and a_then & b_first and not a_first & b_first:
+        return shown
+    return None
+
+
+def _steps(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, str]] | None:
+    body = text.strip().rstrip(".!")
+    for pattern in _IN_ORDER:
+        found = pattern.match(body)
+        if found:
+            first, then = found.group("first").strip(" ,"), found.group("then").strip(" ,")
+            return features_of(first).words, features_of(then).words, (first, then)
     return None
 
 
