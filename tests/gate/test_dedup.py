@@ -943,3 +943,16 @@ def test_digits_glued_to_capitals_are_one_code(candidate, stored, kind):
 )  # fmt: skip
 def test_the_same_steps_in_the_other_order_are_not_one_statement(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # a rule's force (必须, 可以) is no content, and a prohibition (不要, 禁止) is a negation
+        ("提交代码前必须 rebase。", "提交代码前不要 rebase。", "contradiction"),
+        ("可以直接推到 main 分支。", "不要直接推到 main。", "contradiction"),
+        ("提交代码前必须 rebase。", "提交代码前要 rebase。", "duplicate"),
+    ],
+)
+def test_chinese_modal_words_say_how_strongly_not_what(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
