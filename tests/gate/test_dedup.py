@@ -956,3 +956,25 @@ def test_the_same_steps_in_the_other_order_are_not_one_statement(candidate, stor
 )
 def test_chinese_modal_words_say_how_strongly_not_what(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "changed"),
+    [
+        ("The on-call rotation starts Monday", False),  # a start on the calendar
+        ("The sprint begins at 10", False),
+        ("Ann started drinking coffee", True),  # a change
+        ("Ann starts using Vim", True),
+        ("Ann began to run", True),
+    ],
+)
+def test_a_start_marks_a_change_only_when_it_came_about(text, changed):
+    assert features_of(text).change_marked is changed
+
+
+def test_a_schedule_said_with_less_detail_is_no_update_that_hides_the_detail():
+    # Once "starts" marked a change, and the shorter statement superseded the one with 9am.
+    relation = relate(
+        "The on-call rotation starts Monday", "The on-call rotation starts Monday 9am"
+    )
+    assert relation.kind == "duplicate"

@@ -46,6 +46,8 @@ _TOKEN = re.compile(
 )
 #: a code is read as a word is ("v2", "db1"), which tells letters-and-digits from quantities
 _READ_AS = {"code": "word"}
+#: "start", "begin", "kick off" as folded: the verb of change that also says when (_scheduled)
+_START = "start"
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b")
 # An address is one value as well as the words in it: "ann@example.com" /
 # "ann.weber@example.com" are two addresses, not one with a word added (emails, URLs, hosts).
@@ -579,7 +581,7 @@ def _read_word(
         state.negated = not state.negated
         state.change_marked = True
         return
-    if word in lexicon.CHANGE_VERBS:
+    if word in lexicon.CHANGE_VERBS and not _scheduled(word, folded, following):
         state.change_marked = True
     if word not in lexicon.LIGHT_STEMS:
         state.add_word(word)
@@ -587,6 +589,21 @@ def _read_word(
     rewritten = folded in ("rewritten", "rewrote")
     if rewritten or (word in lexicon.CHANGED_VERBS and folded.endswith("ed")):
         state.changed_to = True  # a change, once a value follows: "raised *to* 45 seconds"
+
+
+def _scheduled(word: str, written: str, following: str) -> bool:
+    """ "The rotation *starts* Monday", "the sprint *begins* at 10": a start on the calendar,
+    not a change. One is marked by the past ("*started* drinking coffee", "began") or by what
+    one starts doing ("*starts* using Vim", "starts to")."""
+    if word != _START:
+        return False
+    after = following.casefold()
+    return not (
+        written.endswith("ed")
+        or written in ("began", "begun")
+        or after.endswith("ing")
+        or after == "to"
+    )
 
 
 def fold_word(word: str) -> str:
