@@ -332,3 +332,25 @@ def test_chinese_moves_handovers_and_changes_read_past_when_and_voice(candidate,
 )
 def test_what_a_statement_holds_for_names_what_it_is_about(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        # what happened stays happened: another thing done is another event
+        ("Bob bought a new bike", "Bob bought a new laptop", "unrelated"),
+        ("We fixed the login bug", "We fixed the checkout bug", "unrelated"),
+        ("I went to Paris", "I went to Rome", "unrelated"),
+        ("Caroline attended a pride parade", "Caroline attended a support group", "unrelated"),
+        # a move is a change; a passive or a describing participle says how a thing stands
+        ("Ann moved to Porto", "Ann moved to Lisbon", "update"),
+        ("The release was scheduled for Monday", "The release was scheduled for Tuesday", "update"),
+        (
+            "The user's preferred language is Go",
+            "The user's preferred language is Python",
+            "update",
+        ),
+    ],
+)
+def test_two_things_done_in_the_past_are_two_events(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind

@@ -278,6 +278,20 @@ MANY_VALUED = frozenset(
     eat eats ate eating write writes wrote writing depend depends depended depending
     collaborate collaborates collaborated collaborating support supports supported""".split()
 )
+# Verbs in the simple past, irregular ones as written (auxiliaries and words that are as often
+# something else left out: was, had, did, got, put, set, let, left …). "Bob bought a laptop" and
+# "Bob bought a bike" are two things that happened, not one replacing the other.
+PAST_VERBS = frozenset(
+    """went made took saw gave found told felt thought knew began brought bought built caught
+    chose drew drank drove ate fell fought flew forgot grew heard held hid hit hurt kept led
+    lent lost met paid read rode rang rose ran said sold sent shook shot showed sang sat slept
+    spoke spent stood stole struck swam taught tore threw understood woke wore won wrote dug
+    fed hung sought""".split()
+)
+# Words ending in "ed" that are no past tense.
+NOT_PAST = frozenset(
+    "need feed seed speed bleed breed proceed succeed exceed indeed embed bed red".split()
+)
 # The part a person or team takes beside others: "works *with* Carol" keeps "works with Bob".
 ALONGSIDE = frozenset("with".split())
 # Values that exclude each other even after a verb of many values: "likes the *dark* theme" /

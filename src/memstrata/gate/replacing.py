@@ -100,7 +100,9 @@ def holds_many(a: Features, b: Features) -> str:
     """The verb, as ``a`` writes it, by which both statements relate their subject to one of
     many values at once ("I *speak* French" / "I speak Spanish", "Ann is *allergic* to nuts" /
     "… to shellfish"), so that a new value says more rather than something else; ``""`` when
-    ``a`` marks a change ("Ann now plays tennis") or the verb is not of ``lexicon.MANY_VALUED``.
+    ``a`` marks a change ("Ann now plays tennis") or the verb is not of ``lexicon.MANY_VALUED``
+    nor one in the simple past (what happened stays happened: "Bob *bought* a bike" / "a
+    laptop").
 
     The verb is what puts the value: one of the two words before the first word a statement
     has of its own ("The billing service *depends* on Postgres", "Sara *likes* Thai boxing"),
@@ -114,10 +116,26 @@ def holds_many(a: Features, b: Features) -> str:
     for word, written in ours.items():
         if written in lexicon.MANY_VALUED and theirs.get(word, "") in lexicon.MANY_VALUED:
             return written
+        if _happened(written, a.text) and _happened(theirs.get(word, ""), b.text):
+            return written  # "Bob bought a bike" / "Bob bought a laptop": both happened
     alongside = _alongside(a, b)
     if alongside and alongside == _alongside(b, a):
         return alongside
     return ""
+
+
+def _happened(written: str, text: str) -> bool:
+    """``written`` is a verb in the simple past, active ("Ann *painted* a lake"), not a
+    passive's participle ("was *scheduled* for Monday") nor one describing a thing ("the
+    *preferred* language"), which say how a thing stands."""
+    if not written or written in lexicon.NOT_PAST:
+        return False
+    if written not in lexicon.PAST_VERBS and not (written.endswith("ed") and len(written) > 3):
+        return False
+    passive = rf"\b(?:is|are|was|were|be|been|being|get|gets|got)\s+(?:\w+\s+)?{written}\b"
+    # after a determiner it describes a thing: "the user's *preferred* language"
+    described = rf"(?:'s|\b(?:the|an?|my|our|your|his|her|their|its))\s+{written}\b"
+    return not any(re.search(form, text, re.IGNORECASE) for form in (passive, described))
 
 
 def _alongside(a: Features, b: Features) -> str:
