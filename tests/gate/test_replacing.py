@@ -354,3 +354,15 @@ def test_what_a_statement_holds_for_names_what_it_is_about(candidate, stored, ki
 )
 def test_two_things_done_in_the_past_are_two_events(candidate, stored, kind):
     assert relate(candidate, stored).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("我去了巴黎", "我去了罗马", "unrelated"),  # 了: a thing done
+        ("小明买了一辆自行车", "小明买了一台笔记本", "unrelated"),
+        ("小李搬到了深圳", "小李搬到了广州", "update"),  # a move is a change
+    ],
+)
+def test_two_things_done_in_chinese_are_two_events(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind

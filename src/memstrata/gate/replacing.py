@@ -165,11 +165,15 @@ def _exclusive(a: Features, b: Features) -> bool:
 
 def _han_holds_many(a: str, b: str) -> str:
     """The verb of ``lexicon_zh.ZH_MANY_VALUED`` both statements open alike with, the values
-    after it ("小李会说法语" / "小李会说西班牙语"), or 过敏 of "对…过敏" after the same words."""
+    after it ("小李会说法语" / "小李会说西班牙语"), or a verb of a thing done, with 了 ("小明买了
+    一辆自行车" / "…一台笔记本"), or 过敏 of "对…过敏" after the same words."""
     same = a[: next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(b))]
     verb = lexicon_zh.ZH_MANY_VALUED.search(same)
     if verb is not None:
         return verb.group(0)
+    done = re.search(r"[^\s，。,]了", same)
+    if done is not None:
+        return done.group(0)  # "我去了巴黎" / "我去了罗马": a thing done, as in English
     if (
         same.endswith("对")
         and lexicon_zh.ZH_ALLERGIC.search(a)
