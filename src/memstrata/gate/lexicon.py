@@ -294,6 +294,8 @@ NOT_PAST = frozenset(
 )
 # The part a person or team takes beside others: "works *with* Carol" keeps "works with Bob".
 ALONGSIDE = frozenset("with".split())
+# The part that says what a rule holds for: "Use 2 spaces *for* YAML" says nothing of Python.
+SCOPES = frozenset("for".split())
 # Values that exclude each other even after a verb of many values: "likes the *dark* theme" /
 # "likes the *light* theme" is one choice changed, not two held.
 _EXCLUSIVE_VALUES = (

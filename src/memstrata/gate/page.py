@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from memstrata.fts import STOP_WORDS, without_clitic
-from memstrata.gate.statements import features_of
+from memstrata.gate.statements import features_of, is_cjk
 
 #: a statement ends at a sentence's end or a semicolon ("Drinks a flat white; prefers jazz"); in
 #: Chinese a full stop needs no space after it, and a comma chains clauses about one subject
@@ -50,7 +50,7 @@ def appended(summary: str, text: str) -> str:
     if item:
         return f"{body}\n{item.group(0)}{text}\n"
     if not text.endswith(tuple(_FULL_STOPS)):
-        text += "。" if re.search(r"[\u3400-\u9fff]$", text) else "."
+        text += "。" if is_cjk(text[-1]) else "."
     if not body:
         return text + "\n"
     ended = last.endswith(tuple(_FULL_STOPS)) and not last.startswith("#")

@@ -195,7 +195,7 @@ def relate(
                 # "a name left out: Slack" would hide what took its place
                 detail = f"another value ({_put(b, a, own_b)} → {_put(a, b, own_a)})"
             many = holds_many(a, b) if detail.startswith(("another name", "another value")) else ""
-            if many and not adds_to(a, b):
+            if many:
                 # "I speak French" / "I speak Spanish": one speaks both
                 return found("unrelated", f"both can hold ({many}: {detail})")
             return found("update", f"same statement, {detail}")
@@ -242,7 +242,7 @@ def relate(
             return found("unrelated", "says other things of it")
         changed = f"{spelled(b, own_b)} → {spelled(a, own_a)}"
         many = holds_many(a, b)
-        if many and not adds_to(a, b):
+        if many:
             # "Ann plays tennis" / "Ann plays chess": one plays both
             return found("unrelated", f"both can hold ({many}: {changed})")
         return found("update", f"same subject and attribute, new value ({changed})")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from memstrata.gate import lexicon, lexicon_zh
-from memstrata.gate.compare import spelled
+from memstrata.gate.compare import quoted, spelled
 from memstrata.gate.statements import Features, features_of, fold_word, opening_word
 
 # what follows the marker up to a clause's end or the next part ("Vitest instead of *Jest* for
@@ -66,14 +66,13 @@ def for_another(a: Features, b: Features) -> str:
     another. Numbers are no such thing: "retained *for 30 days*" is how long."""
     if a.change_marked:
         return ""  # "… are *now* retained for 30 days": what it holds for changed
-    ours = {word for word, part in a.placed if part in _SCOPES and word in a.words - b.words}
-    theirs = {word for word, part in b.placed if part in _SCOPES and word in b.words - a.words}
+    ours = {word for word, part in a.placed if part in lexicon.SCOPES and word in a.words - b.words}
+    theirs = {
+        word for word, part in b.placed if part in lexicon.SCOPES and word in b.words - a.words
+    }
     if not ours or not theirs:
         return ""
     return f"{spelled(b, theirs)} / {spelled(a, ours)}"
-
-
-_SCOPES = frozenset(("for",))
 
 
 def fixed_for_life(a: Features, b: Features) -> bool:
@@ -108,8 +107,8 @@ def holds_many(a: Features, b: Features) -> str:
     has of its own ("The billing service *depends* on Postgres", "Sara *likes* Thai boxing"),
     not a word further off ("Ann, who studies law, lives in Munich"). Values that exclude each
     other ("likes the *dark* theme" / "the *light* theme") are one choice changed."""
-    if a.change_marked or a.cjk != b.cjk or _exclusive(a, b):
-        return ""
+    if a.change_marked or a.cjk != b.cjk or _exclusive(a, b) or adds_to(a, b):
+        return ""  # "also" is the reason then: "says it besides"
     if a.cjk:
         return _han_holds_many(_han_plain(a.text), _han_plain(b.text))
     ours, theirs = _before_value(a, b), _before_value(b, a)
@@ -188,17 +187,17 @@ def _before_value(features: Features, other: Features) -> dict[str, str]:
     is written: the two before it ("*likes* Thai boxing"), or the one right before it when a
     preposition puts it ("allergic *to* nuts", not "writes its models *in* C"), and the one
     right after it ("a peanut *allergy*")."""
-    spans = {
-        word: features.text[start:end].lower()
-        for kind, word, start, end in reversed(features.marks)
-        if kind == "word"
-    }
     words = [word for word, _ in features.sequence]
     first = next((at for at, word in enumerate(words) if word not in other.words), len(words))
     parts = dict(features.placed)
     reach = 1 if first < len(words) and parts.get(words[first], "") else 2
     near = words[max(0, first - reach) : first] + words[first + 1 : first + 2]
-    return {word: spans.get(word, "") for word in near}
+    return {word: _as_written(features, word) for word in near}
+
+
+def _as_written(features: Features, word: str) -> str:
+    """The first place ``word`` (folded) was written, lower-cased: "Speaks" for ``talk``."""
+    return next(iter(quoted(features, {("word", word)})), "").lower()
 
 
 def holder_changed(a: Features, b: Features) -> str:
