@@ -9,13 +9,14 @@ other processes by comparing each file's size and mtime with what the index last
 from __future__ import annotations
 
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import Config, load_config
@@ -653,10 +654,13 @@ class Memory:
         agent: str | None = None,
         on_file: Callable[[Path], None] | None = None,
         files: Sequence[Path] | None = None,
+        stdin: BinaryIO | None = None,
     ) -> IngestReport:
         """Import transcript files or folders into the raw tier.
 
-        ``files`` is ``files_to_ingest(paths)`` when the caller already walked the folders.
+        ``-`` among ``paths`` reads one transcript from ``stdin`` (default: standard input),
+        and a pipe is read like it. ``files`` is ``files_to_ingest(paths)`` when the caller
+        already walked the folders.
         """
         named = paths_named(paths)
         files = list(files) if files is not None else collect_files(named)
@@ -669,6 +673,8 @@ class Memory:
                 named=frozenset(path for path in named if path.is_file()),
                 on_file=on_file,
                 redact=self.config.raw.redact_secrets,
+                spool_dir=self.workspace.spool_dir,
+                stdin=stdin if stdin is not None else sys.stdin.buffer,
             )
 
     def files_to_ingest(self, paths: Sequence[str | Path] | str | Path) -> list[Path]:

@@ -11,6 +11,7 @@ from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json
 from memstrata.raw.importers import FORMATS
 from memstrata.raw.ingest import IngestReport
+from memstrata.raw.spool import stream_label
 
 
 @click.command()
@@ -36,6 +37,7 @@ def ingest(
 
     Re-importing a file, or a longer version of it, adds only what is new. Lines that do not
     parse are reported with their line number; the rest imports (exit status 1 if any).
+    '-' reads one transcript from standard input; a pipe such as <(…) is read the same way.
 
     Example: memstrata ingest ~/.claude/projects --agent claude-code:me:main
     """
@@ -57,7 +59,7 @@ def ingest(
     if len(report.problems) > 50:
         click.echo(f"… and {len(report.problems) - 50} more problems", err=True)
     if report.found_no_transcript and not report.problems:
-        named = ", ".join(str(path) for path in paths)
+        named = ", ".join(stream_label(path) for path in paths)
         click.echo(f"nothing imported: no {_kind(format_name)} found in {named}", err=True)
     if report.problems or report.found_no_transcript:
         ctx.exit(1)

@@ -302,7 +302,8 @@ def transcript_of(payload: dict[str, Any], harness: str) -> Path:
             raise InputError(f"{path}: a folder, not a transcript file")
         if not path.is_file():
             raise InputError(f"{path}: no such transcript")
-        return path
+        # A file named "-" is a file here; to ingest, a bare "-" would mean standard input.
+        return path.absolute()
     if harness == "codex":
         thread = payload.get("session_id") or payload.get("thread-id")
         if isinstance(thread, str) and thread:

@@ -10,6 +10,9 @@ imports.
 Only a file that was read as a transcript, in full, is marked imported: one with bad lines, one
 that no importer claims, and one that yields no session in the ``--format`` asked for (and does
 not look like it) are read again next time.
+
+A stream (``-`` for standard input, a pipe) is copied to a file first and imported from there
+(:mod:`memstrata.raw.spool`); it leaves no mark, as there is no file to find unchanged.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 from memstrata.errors import InputError
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import FORMATS, detect_format, is_format, parse_file
+from memstrata.raw.spool import is_stream, spooled, stream_label
 from memstrata.raw.store import RawStore
 from memstrata.redaction import redact_secrets
 from memstrata.workspace.textfile import mend_utf8
@@ -114,18 +118,22 @@ def paths_named(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
 
 
 def collect_files(paths: Iterable[Path]) -> list[Path]:
-    """Expand folders into their candidate files (sorted); files named directly are kept."""
+    """Expand folders into their candidate files (sorted); files and streams named directly
+    (``-`` for standard input, a pipe) are kept."""
     found: list[Path] = []
     for path in paths:
-        if path.is_dir():
+        if is_stream(path):
+            if path in found:
+                raise InputError(f"{stream_label(path)}: named twice; a stream can be read once")
+            found.append(path)
+        elif path.is_dir():
             found.extend(sorted(_walk(path)))
         elif path.is_file():
             found.append(path)
         elif path.exists():
-            # a transcript is read twice (its format, then its turns) and marked by its size:
-            # a pipe or a device has neither a second reading nor a size
+            # a device or a socket may never end, and has no size to mark it by
             raise InputError(
-                f"{path}: not a regular file (a pipe or a device); save the transcript to a "
+                f"{path}: not a regular file (a device or a socket); save the transcript to a "
                 "file and import that"
             )
         else:
@@ -155,11 +163,15 @@ def ingest_files(
     named: frozenset[Path] = frozenset(),
     on_file: Callable[[Path], None] | None = None,
     redact: bool = True,
+    spool_dir: Path | None = None,
+    stdin: BinaryIO | None = None,
 ) -> IngestReport:
     """Import ``files`` into ``store``; ``named`` files it cannot import are problems.
 
     A file named directly that is empty, or no transcript in ``format_name`` (auto: in any
-    format), is a problem; one found in a folder is listed in the report and skipped.
+    format), is a problem; one found in a folder is listed in the report and skipped. A stream
+    among ``files`` (``-`` reads ``stdin``, or a pipe) is copied into ``spool_dir`` and imported
+    from there as a file named directly.
 
     With ``redact`` (the default, ``[raw] redact_secrets``) every turn's text and tool input
     has its secrets replaced by typed placeholders before it is stored; the report counts them.
@@ -170,7 +182,13 @@ def ingest_files(
     for path in files:
         if on_file is not None:
             on_file(path)
-        _ingest_one(store, path, format_name, agent, path in named, report, redact)
+        if not is_stream(path):
+            _ingest_one(store, path, format_name, agent, path in named, report, redact)
+            continue
+        if spool_dir is None:
+            raise InputError(f"{stream_label(path)}: a stream needs a folder to copy it into")
+        with spooled(path, spool_dir, format_name, stdin) as copy:
+            _ingest_one(store, copy, format_name, agent, True, report, redact, stream_label(path))
     report.found_no_transcript = report.files == 0 and report.skipped_unchanged == 0
     return report
 
@@ -183,15 +201,18 @@ def _ingest_one(
     named: bool,
     report: IngestReport,
     redact: bool,
+    stream: str | None = None,
 ) -> None:
-    source = mend_utf8(str(path.resolve()))  # a file name that is no UTF-8 is marked as shown
+    """Import one file; ``stream`` names the stream ``path`` is a copy of, in its place."""
+    shown = stream or str(path)
+    source = stream or mend_utf8(str(path.resolve()))  # a name that is no UTF-8, as shown
     stat = path.stat()
     # The mark vouches that an unchanged file (same path, size and mtime) has nothing more to
     # give. A content hash would not make that truer: the file is unchanged either way. It holds
     # because the store only grows (RawStore.upsert never trades a turn for one holding less), so
     # no other file takes out what this one put in. A mark made in another --format does not
-    # count: that format may have read the file wrongly.
-    mark = store.import_mark(source)
+    # count: that format may have read the file wrongly. A stream's copy is new each time.
+    mark = None if stream else store.import_mark(source)
     if (
         mark is not None
         and (mark.size, mark.mtime_ns) == (stat.st_size, stat.st_mtime_ns)
@@ -201,13 +222,14 @@ def _ingest_one(
         return
     if stat.st_size == 0:
         if named:
-            report.problems.append(Problem(str(path), None, "empty file, nothing to import"))
+            nothing = "empty input" if stream else "empty file"
+            report.problems.append(Problem(shown, None, f"{nothing}, nothing to import"))
         else:
-            report.empty_files.append(str(path))
+            report.empty_files.append(shown)
         return
     chosen = format_name if format_name != "auto" else detect_format(path)
     if chosen is None:
-        _skip_unknown(path, "not a transcript format memstrata knows; try --format", named, report)
+        _skip_unknown(shown, "not a transcript format memstrata knows; try --format", named, report)
         return
     parsed = parse_file(path, chosen, agent)
     if not parsed.sessions and format_name != "auto" and not is_format(path, chosen):
@@ -215,13 +237,18 @@ def _ingest_one(
         # format (or auto) can still import it.
         detected = detect_format(path)
         looks = f"it looks like {detected}" if detected else "no format memstrata knows claims it"
-        message = f"no {chosen} session found: the file does not match --format {chosen} ({looks})"
-        _skip_unknown(path, message, named, report)
+        what = "the input" if stream else "the file"
+        message = f"no {chosen} session found: {what} does not match --format {chosen} ({looks})"
+        _skip_unknown(shown, message, named, report)
         return
     report.files += 1
-    report.problems.extend(parsed.problems)
+    report.problems.extend(
+        replace(problem, path=shown) if stream else problem for problem in parsed.problems
+    )
     for item in parsed.sessions:
         session, turns, mended = _mended(item.session, item.turns)
+        if stream:
+            session = replace(session, source_path=stream)
         report.mended_turns += mended
         if redact:
             turns = tuple(_redacted(turn, report.redacted) for turn in turns)
@@ -234,15 +261,15 @@ def _ingest_one(
         report.turns_kept += counts.kept
         if counts.session_id != session.id:
             report.forks[counts.session_id] = session.id
-    if not parsed.problems:
+    if not parsed.problems and not stream:
         # Only a clean import is remembered as done: a file with bad lines is retried next time.
         store.set_import_mark(source, chosen, stat.st_size, stat.st_mtime_ns)
 
 
-def _skip_unknown(path: Path, message: str, named: bool, report: IngestReport) -> None:
+def _skip_unknown(shown: str, message: str, named: bool, report: IngestReport) -> None:
     """A file named directly is a problem; one found in a folder is skipped and listed."""
     if named:
-        report.problems.append(Problem(str(path), None, message))
+        report.problems.append(Problem(shown, None, message))
     else:
         report.skipped_unknown += 1
-        report.unknown_files.append(str(path))
+        report.unknown_files.append(shown)

@@ -10,7 +10,7 @@ memory/YYYY-MM-DD.md      Journal
 memory/topics/<ns>/<slug>/{summary.md, detail.md, history.jsonl, meta.json}   Wiki
 memory/topics/_index.json Index
 raw/sessions.db           Raw transcripts
-.memstrata/               derived and private: index.db, lock (git-ignored)
+.memstrata/               derived and private: index.db, lock, spool (git-ignored)
 """
 
 from __future__ import annotations
@@ -90,6 +90,11 @@ class Workspace:
     def ann_dir(self) -> Path:
         """Approximate vector index side files (derived, see :mod:`memstrata.recall.ann`)."""
         return self.state_dir / "ann"
+
+    @property
+    def spool_dir(self) -> Path:
+        """A transcript read from a stream while it is imported (:mod:`memstrata.raw.spool`)."""
+        return self.state_dir / "spool"
 
     @property
     def lock_path(self) -> Path:
