@@ -70,7 +70,7 @@ def test_a_truncated_copy_is_reported_by_line_and_the_full_session_survives(
     assert "0 turns added, 0 updated, 1 kept as stored" in result.stdout
     assert '"name": "Write"' in before[1]
     assert _tool_calls(ws) == before
-    assert again.returncode == 0 and "1 unchanged files skipped" in again.stdout
+    assert again.returncode == 0 and "1 unchanged file skipped" in again.stdout
 
 
 def test_a_wrong_format_names_the_files_exits_1_and_leaves_them_to_the_right_one(
@@ -83,10 +83,10 @@ def test_a_wrong_format_names_the_files_exits_1_and_leaves_them_to_the_right_one
     right = run("--workspace", str(ws), "ingest", str(folder))
 
     assert wrong.returncode == 1
-    assert f"1 files not in gemini format skipped: {chat}" in wrong.stdout
+    assert f"1 file not in gemini format skipped: {chat}" in wrong.stdout
     assert f"nothing imported: no gemini transcript found in {folder}" in wrong.stderr
     assert right.returncode == 0, right.stderr
-    assert right.stdout.startswith("1 files, 1 sessions: 2 turns added")
+    assert right.stdout.startswith("1 file, 1 session: 2 turns added")
 
 
 def test_a_wrong_format_for_a_named_file_says_what_the_file_looks_like(ws: Path, tmp_path: Path):
@@ -116,7 +116,7 @@ def test_skipped_files_are_named_in_text_and_all_listed_in_json(ws: Path, tmp_pa
         f"4 unknown files skipped: {folder / 'a.md'}, {folder / 'b.md'}, {folder / 'c.md'}"
         " (and 1 more)"
     ) in text.stdout
-    assert f"1 empty files skipped: {folder / 'new.jsonl'}" in text.stdout
+    assert f"1 empty file skipped: {folder / 'new.jsonl'}" in text.stdout
     assert report["unknown_files"] == [
         str(folder / name) for name in ("a.md", "b.md", "c.md", "d.md")
     ]

@@ -35,7 +35,7 @@ def test_a_transcript_piped_to_ingest_dash_is_imported_and_named_stdin(ws: Path)
     piped = run("--workspace", str(ws), "ingest", "-", stdin=_chat(*CHAT))
 
     assert piped.returncode == 0, piped.stderr
-    assert "1 sessions: 2 turns added" in piped.stdout
+    assert "1 session: 2 turns added" in piped.stdout
     found = run("--workspace", str(ws), "search", "mooring mast")
     assert "at the mooring mast in Friedrichshafen" in found.stdout
     with Memory(ws) as memory:
@@ -51,7 +51,7 @@ def test_piping_a_longer_version_of_the_same_chat_adds_only_what_is_new(ws: Path
     longer = run("--workspace", str(ws), "ingest", "-", stdin=_chat(*CHAT, "and in Hamburg?"))
 
     assert "0 turns added, 0 updated" in again.stdout
-    assert "1 sessions: 1 turns added" in longer.stdout
+    assert "1 session: 1 turn added" in longer.stdout
     with Memory(ws) as memory:
         assert memory.raw.counts() == {"sessions": 1, "turns": 3}
 
@@ -83,7 +83,7 @@ def test_bad_lines_on_stdin_are_reported_by_line_and_the_rest_imports(ws: Path):
 
     assert piped.returncode == 1
     assert "problem: <stdin>:2: invalid JSON" in piped.stderr
-    assert "1 turns added" in piped.stdout
+    assert "1 turn added" in piped.stdout
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,11 @@ def echo_json(value: Any) -> None:
     click.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2, sort_keys=True))
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 file``, ``2 files``: a count with its noun in the number it takes."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def display_width(text: str) -> int:
     """Columns ``text`` takes in a terminal: wide (CJK) characters take two."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from memstrata.cli.opener import open_memory
-from memstrata.cli.output import echo_json
+from memstrata.cli.output import counted, echo_json
 from memstrata.raw.importers import FORMATS
 from memstrata.raw.ingest import IngestReport
 from memstrata.raw.spool import stream_label
@@ -72,27 +72,32 @@ NAMED_SKIPS = 3
 def _summary(report: IngestReport, format_name: str) -> str:
     kept = f", {report.turns_kept} kept as stored (held less)" if report.turns_kept else ""
     line = (
-        f"{report.files} files, {report.sessions} sessions: {report.turns_added} turns added, "
-        f"{report.turns_updated} updated{kept}; "
-        f"{report.skipped_unchanged} unchanged files skipped"
+        f"{counted(report.files, 'file')}, {counted(report.sessions, 'session')}: "
+        f"{counted(report.turns_added, 'turn')} added, {report.turns_updated} updated{kept}; "
+        f"{counted(report.skipped_unchanged, 'unchanged file')} skipped"
     )
     if report.mended_turns:
         line += (
-            f", {report.mended_turns} turns stored with U+FFFD for text no UTF-8 can hold "
-            "(an escape such as \\udcff)"
+            f", {counted(report.mended_turns, 'turn')} stored with U+FFFD for text no UTF-8 can "
+            "hold (an escape such as \\udcff)"
         )
     if report.forks:
         apart = ", ".join(
             f"{own} (its id {given} held another)" for own, given in report.forks.items()
         )
-        line += f", {len(report.forks)} sessions stored apart: {apart}"
+        line += f", {counted(len(report.forks), 'session')} stored apart: {apart}"
     if report.unknown_files:
-        unknown = "unknown files" if format_name == "auto" else f"files not in {format_name} format"
+        unknown = "unknown file" if format_name == "auto" else "file"
+        not_in = "" if format_name == "auto" else f" not in {format_name} format"
         line += (
-            f", {len(report.unknown_files)} {unknown} skipped: {_first_few(report.unknown_files)}"
+            f", {counted(len(report.unknown_files), unknown)}{not_in} skipped: "
+            f"{_first_few(report.unknown_files)}"
         )
     if report.empty_files:
-        line += f", {len(report.empty_files)} empty files skipped: {_first_few(report.empty_files)}"
+        line += (
+            f", {counted(len(report.empty_files), 'empty file')} skipped: "
+            f"{_first_few(report.empty_files)}"
+        )
     return line
 
 
