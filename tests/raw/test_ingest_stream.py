@@ -24,35 +24,29 @@ def _chat(*texts: str) -> bytes:
 CHAT = ("where does the zeppelin dock", "at the mooring mast in Friedrichshafen")
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    assert run("init", str(root)).returncode == 0
-    return root
-
-
-def test_a_transcript_piped_to_ingest_dash_is_imported_and_named_stdin(ws: Path):
-    piped = run("--workspace", str(ws), "ingest", "-", stdin=_chat(*CHAT))
+def test_a_transcript_piped_to_ingest_dash_is_imported_and_named_stdin(workspace: Path):
+    piped = run("--workspace", str(workspace), "ingest", "-", stdin=_chat(*CHAT))
 
     assert piped.returncode == 0, piped.stderr
     assert "1 session: 2 turns added" in piped.stdout
-    found = run("--workspace", str(ws), "search", "mooring mast")
+    found = run("--workspace", str(workspace), "search", "mooring mast")
     assert "at the mooring mast in Friedrichshafen" in found.stdout
-    with Memory(ws) as memory:
+    with Memory(workspace) as memory:
         [session] = memory.raw.sessions()
     assert session.source_path == "<stdin>"
-    assert list((ws / ".memstrata" / "spool").glob("*")) == []  # the copy is gone
+    assert list((workspace / ".memstrata" / "spool").glob("*")) == []  # the copy is gone
 
 
-def test_piping_a_longer_version_of_the_same_chat_adds_only_what_is_new(ws: Path):
-    run("--workspace", str(ws), "ingest", "-", stdin=_chat(*CHAT))
+def test_piping_a_longer_version_of_the_same_chat_adds_only_what_is_new(workspace: Path):
+    run("--workspace", str(workspace), "ingest", "-", stdin=_chat(*CHAT))
 
-    again = run("--workspace", str(ws), "ingest", "-", stdin=_chat(*CHAT))
-    longer = run("--workspace", str(ws), "ingest", "-", stdin=_chat(*CHAT, "and in Hamburg?"))
+    again = run("--workspace", str(workspace), "ingest", "-", stdin=_chat(*CHAT))
+    longer_chat = _chat(*CHAT, "and in Hamburg?")
+    longer = run("--workspace", str(workspace), "ingest", "-", stdin=longer_chat)
 
     assert "0 turns added, 0 updated" in again.stdout
     assert "1 session: 1 turn added" in longer.stdout
-    with Memory(ws) as memory:
+    with Memory(workspace) as memory:
         assert memory.raw.counts() == {"sessions": 1, "turns": 3}
 
 
@@ -78,8 +72,8 @@ def test_a_named_pipe_is_read_like_stdin_and_named_by_its_path(memory: Memory, t
     assert session.source_path == str(fifo)
 
 
-def test_bad_lines_on_stdin_are_reported_by_line_and_the_rest_imports(ws: Path):
-    piped = run("--workspace", str(ws), "ingest", "-", stdin=_chat(CHAT[0]) + b"not json\n")
+def test_bad_lines_on_stdin_are_reported_by_line_and_the_rest_imports(workspace: Path):
+    piped = run("--workspace", str(workspace), "ingest", "-", stdin=_chat(CHAT[0]) + b"not json\n")
 
     assert piped.returncode == 1
     assert "problem: <stdin>:2: invalid JSON" in piped.stderr
@@ -93,23 +87,25 @@ def test_bad_lines_on_stdin_are_reported_by_line_and_the_rest_imports(ws: Path):
         (b"just a note, no transcript\n", "<stdin>: not a transcript format memstrata knows"),
     ],
 )
-def test_stdin_with_no_transcript_is_a_problem_named_stdin(ws: Path, data: bytes, says: str):
-    piped = run("--workspace", str(ws), "ingest", "-", stdin=data)
+def test_stdin_with_no_transcript_is_a_problem_named_stdin(workspace: Path, data: bytes, says: str):
+    piped = run("--workspace", str(workspace), "ingest", "-", stdin=data)
 
     assert piped.returncode == 1
     assert says in piped.stderr
     assert "Traceback" not in piped.stderr
 
 
-def test_stdin_in_another_format_than_asked_says_what_it_looks_like(ws: Path):
-    piped = run("--workspace", str(ws), "ingest", "--format", "codex", "-", stdin=_chat(*CHAT))
+def test_stdin_in_another_format_than_asked_says_what_it_looks_like(workspace: Path):
+    piped = run(
+        "--workspace", str(workspace), "ingest", "--format", "codex", "-", stdin=_chat(*CHAT)
+    )
 
     assert piped.returncode == 1
     assert "the input does not match --format codex (it looks like jsonl)" in piped.stderr
 
 
-def test_stdin_named_twice_is_refused_before_anything_is_read(ws: Path):
-    piped = run("--workspace", str(ws), "ingest", "-", "-", stdin=_chat(*CHAT))
+def test_stdin_named_twice_is_refused_before_anything_is_read(workspace: Path):
+    piped = run("--workspace", str(workspace), "ingest", "-", "-", stdin=_chat(*CHAT))
 
     assert piped.returncode == 1
     assert "<stdin>: named twice; a stream can be read once" in piped.stderr
