@@ -111,6 +111,23 @@ def test_stdin_named_twice_is_refused_before_anything_is_read(workspace: Path):
     assert "<stdin>: named twice; a stream can be read once" in piped.stderr
 
 
+def test_a_file_named_dash_is_a_file_when_named_another_way(workspace: Path, tmp_path: Path):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "-").write_bytes(_chat(*CHAT))
+
+    # (--format: a file without a suffix is claimed by no importer on its own)
+    as_file = run(
+        "--workspace", str(workspace), "ingest", "--format", "jsonl", "./-", cwd=folder, stdin=b""
+    )
+
+    assert as_file.returncode == 0, as_file.stderr
+    assert "1 session: 2 turns added" in as_file.stdout
+    with Memory(workspace) as memory:
+        [session] = memory.raw.sessions()
+    assert session.source_path == str(folder / "-")
+
+
 @pytest.mark.parametrize(
     "relative",
     [

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import counted, echo_json
 from memstrata.raw.importers import FORMATS
-from memstrata.raw.ingest import IngestReport
+from memstrata.raw.ingest import IngestReport, paths_named
 from memstrata.raw.spool import stream_label
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+# paths as typed: "./-" is a file, "-" standard input (see raw.ingest.paths_named)
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option(
     "--format",
     "format_name",
@@ -28,7 +28,7 @@ from memstrata.raw.spool import stream_label
 @click.pass_context
 def ingest(
     ctx: click.Context,
-    paths: tuple[Path, ...],
+    paths: tuple[str, ...],
     format_name: str,
     agent: str | None,
     as_json: bool,
@@ -59,7 +59,7 @@ def ingest(
     if len(report.problems) > 50:
         click.echo(f"… and {len(report.problems) - 50} more problems", err=True)
     if report.found_no_transcript and not report.problems:
-        named = ", ".join(stream_label(path) for path in paths)
+        named = ", ".join(stream_label(path) for path in paths_named(paths))
         click.echo(f"nothing imported: no {_kind(format_name)} found in {named}", err=True)
     if report.problems or report.found_no_transcript:
         ctx.exit(1)

@@ -27,7 +27,7 @@ from typing import BinaryIO, TypeVar
 from memstrata.errors import InputError
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import FORMATS, detect_format, is_format, parse_file
-from memstrata.raw.spool import is_stream, spooled, stream_label
+from memstrata.raw.spool import STDIN, is_stream, spooled, stream_label
 from memstrata.raw.store import RawStore
 from memstrata.redaction import redact_secrets
 from memstrata.workspace.textfile import mend_utf8
@@ -106,14 +106,20 @@ def _valid_json(redacted: str) -> str:
 
 def paths_named(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
     """The paths a caller named to import: one path (text or a ``Path``) is one, not the
-    letters of its name; anything else is an :class:`InputError`."""
+    letters of its name; anything else is an :class:`InputError`.
+
+    ``-`` is standard input. A file of that name is named as text another way (``./-``), which
+    ``Path`` would read as ``-`` again, so it is kept as an absolute path."""
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
     found = []
     for path in paths:
         if not isinstance(path, str | os.PathLike):
             raise InputError(f"a path to import is text or a Path, not {type(path).__name__}")
-        found.append(Path(path))
+        named = Path(path)
+        if named == STDIN and isinstance(path, str) and path != "-":
+            named = named.absolute()
+        found.append(named)
     return found
 
 
