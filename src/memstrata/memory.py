@@ -9,7 +9,6 @@ other processes by comparing each file's size and mtime with what the index last
 from __future__ import annotations
 
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -674,7 +673,7 @@ class Memory:
                 on_file=on_file,
                 redact=self.config.raw.redact_secrets,
                 spool_dir=self.workspace.spool_dir,
-                stdin=stdin if stdin is not None else sys.stdin.buffer,
+                stdin=stdin,
             )
 
     def files_to_ingest(self, paths: Sequence[str | Path] | str | Path) -> list[Path]:

@@ -179,3 +179,16 @@ def test_a_copy_left_by_a_killed_run_is_cleared_before_the_next(memory: Memory):
 
     assert report.turns_added == 2
     assert not spool.exists()
+
+
+def test_a_process_with_no_standard_input_imports_files_and_says_so_for_dash(
+    memory: Memory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A daemon or a service may run with ``sys.stdin`` None: only ``-`` needs it."""
+    monkeypatch.setattr("sys.stdin", None)
+    chat = tmp_path / "chat.jsonl"
+    chat.write_bytes(_chat(*CHAT))
+
+    assert memory.ingest(chat).turns_added == 2
+    with pytest.raises(InputError, match=r"<stdin>: no standard input to read"):
+        memory.ingest("-")

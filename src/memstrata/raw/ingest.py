@@ -176,8 +176,8 @@ def ingest_files(
 
     A file named directly that is empty, or no transcript in ``format_name`` (auto: in any
     format), is a problem; one found in a folder is listed in the report and skipped. A stream
-    among ``files`` (``-`` reads ``stdin``, or a pipe) is copied into ``spool_dir`` and imported
-    from there as a file named directly.
+    among ``files`` (``-`` reads ``stdin``, by default standard input; or a pipe) is copied into
+    ``spool_dir`` and imported from there as a file named directly.
 
     With ``redact`` (the default, ``[raw] redact_secrets``) every turn's text and tool input
     has its secrets replaced by typed placeholders before it is stored; the report counts them.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import shutil
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,9 +60,12 @@ def spooled(
 ) -> Iterator[Path]:
     """Copy the stream ``path`` into ``spool_dir`` and yield the copy; remove it afterwards.
 
-    ``stdin`` is read for ``-``. A stream over ``max_bytes`` is an :class:`InputError` that says
-    to save it to a file, and leaves nothing behind."""
+    ``stdin`` (default: standard input) is read for ``-``; it is looked up here, when a stream
+    is read, as a process may run with none. A stream over ``max_bytes`` is an
+    :class:`InputError` that says to save it to a file, and leaves nothing behind."""
     label = stream_label(path)
+    if stdin is None:
+        stdin = getattr(sys.stdin, "buffer", None)
     shutil.rmtree(spool_dir, ignore_errors=True)  # a killed run's copy (see the module docstring)
     spool_dir.mkdir(parents=True)
     copy = spool_dir / _STEM
