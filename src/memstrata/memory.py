@@ -1005,7 +1005,9 @@ class Memory:
         with self._one_refresh():
             view = self.index_view()
             if query:
-                recalled = self.recall(query, k=k, record_metric=False)
+                # Access is recorded below, for what goes in: an item the budget trimmed
+                # never reached the model, and use must not lift it in later rankings.
+                recalled = self.recall(query, k=k, record_access=False, record_metric=False)
                 hits, notes = len(recalled.items), (*notes, *recalled.notes)
                 recall_items = [
                     ContextItem("recall", item.source, recall_line(item)) for item in recalled.items
@@ -1019,6 +1021,9 @@ class Memory:
                 f"a turn input of {total_input_bytes} bytes cannot hold this injection of "
                 f"{compiled.bytes} bytes: give the size of the whole input, injection included"
             )
+        injected = [item.label for item in compiled.channel("recall").items]
+        if injected and not self.read_only:
+            self.access.record(injected, to_iso(self.clock()))
         record: dict[str, object] = {
             "event": "context",
             "time": to_iso(self.clock()),

@@ -46,6 +46,32 @@ def test_over_budget_recall_trims_whole_items_and_says_which(workspace: Path):
         assert len(recall.items) + len(recall.trimmed) == 12
 
 
+def test_only_what_the_context_injects_counts_as_used(workspace: Path):
+    (workspace / "memstrata.toml").write_text("[budgets]\nrecall_bytes = 300\n")
+    with Memory(workspace) as memory:
+        for n in range(12):
+            memory.write_topic(f"world/z{n:02d}", f"# Zeppelin {n}\n" + "zeppelin fact " * 10)
+        compiled = memory.context("zeppelin fact", k=12)
+        recall = compiled.channel("recall")
+        injected = {item.label: memory.access_of(item.label).count for item in recall.items}
+        trimmed = {label: memory.access_of(label).count for label in recall.trimmed}
+
+    assert recall.items and recall.trimmed
+    assert set(injected.values()) == {1}
+    # never shown to the model, so no use to lift it in the next ranking
+    assert set(trimmed.values()) == {0}
+
+
+def test_the_context_size_is_the_size_of_the_text_injected(tmp_path: Path):
+    with build_demo_workspace(tmp_path / "demo") as memory:
+        compiled = memory.context("what does Ann drink?")
+    channels = sum(channel.bytes for channel in compiled.channels)
+
+    assert compiled.bytes == len(compiled.text.encode("utf-8")) > channels
+    assert compiled.as_json()["bytes"] == compiled.bytes
+    assert compiled.tokens == -(-compiled.bytes // 4)
+
+
 def test_topics_the_index_leaves_out_are_counted_and_reach_the_metrics(workspace: Path):
     (workspace / "memstrata.toml").write_text("[budgets]\nindex_bytes = 300\n")
     with Memory(workspace) as memory:

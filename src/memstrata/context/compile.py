@@ -1,7 +1,8 @@
 """Compile what to inject for one turn: Rules, Index and Recall, each within its byte budget.
 
 Pure: it packs what it is given. Items are whole (a rules file, an index line, a recalled item)
-and are dropped in reverse priority when a channel is over budget, never cut in the middle; the
+and are taken in priority order while they fit: one that would overflow its channel is left
+out whole, never cut in the middle, and a later, smaller one may still fill the room; the
 result says what was trimmed. Raw transcripts are never an input here.
 """
 
@@ -78,11 +79,17 @@ class Context:
 
     @property
     def bytes(self) -> int:
-        return sum(channel.bytes for channel in self.channels)
+        """The size of :attr:`text`, what is injected: the channels and the tags around
+        them (the budgets cap each channel's items; the tags are a few dozen bytes more)."""
+        return len(self.text.encode("utf-8"))
 
     @property
     def tokens(self) -> int:
-        return sum(channel.tokens for channel in self.channels)
+        return -(-self.bytes // BYTES_PER_TOKEN)
+
+    def channel(self, name: str) -> Channel:
+        """The channel called ``name`` (``rules``, ``index`` or ``recall``)."""
+        return next(channel for channel in self.channels if channel.name == name)
 
     def as_json(self) -> dict[str, Any]:
         """The compiled context as ``memstrata context --json`` and the MCP tool return it."""
