@@ -77,6 +77,30 @@ def test_a_possessive_query_finds_the_plain_name(memory: Memory):
     assert [hit.text.endswith("Ann prefers a cortado in the morning") for hit in hits] == [True]
 
 
+@pytest.mark.parametrize(
+    ("query", "terms"),
+    [
+        ("what happened in 2025-11", ["happened", "2025-11"]),
+        ("GPT-4 or v2.11?", ["gpt-4", "v2.11"]),
+        ("the feature/login-v2 branch at 10:30", ["feature/login-v2", "branch", "10:30"]),
+        # words alone joined are still words: no number in them to match by accident
+        ("a follow-up, e.g. Ann's", ["follow", "e", "g", "ann"]),
+    ],
+)
+def test_words_joined_with_a_number_are_one_phrase(query: str, terms: list[str]):
+    assert query_terms(query) == terms
+
+
+def test_a_dated_query_does_not_match_the_number_in_a_version(memory: Memory):
+    # "2025-11" searched as the words 2025 OR 11 would find "OpenSearch 2.11"
+    memory.log("Migrated the search index to OpenSearch 2.11")
+    memory.log("Release train 2025-11 closed")
+
+    hits = memory.search("2025-11", include_raw=False)
+
+    assert [hit.text.endswith("Release train 2025-11 closed") for hit in hits] == [True]
+
+
 def test_chinese_runs_become_bigram_phrases():
     assert match_expression("手冲咖啡") == '"手 冲" OR "冲 咖" OR "咖 啡"'
     assert segment("喜欢tea") == " 喜  欢 tea"

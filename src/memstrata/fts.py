@@ -20,6 +20,11 @@ A word with an apostrophe is queried as the tokenizer indexes it, which splits `
 first part, so "Ann's coffee" finds "Ann prefers cortado", and a negated auxiliary
 (``don't``, ``won't``) is a stop word. Other such words (``O'Brien``) stay one phrase.
 
+Words joined by ``-``, ``.``, ``/`` or ``:`` with a digit among them (``2025-11``, ``GPT-4``,
+``v2.11``, ``10:30``) are queried as one phrase, as the tokenizer indexes them in a row: alone,
+the ``11`` of "2025-11" would find "OpenSearch 2.11". Letters alone joined (``follow-up``,
+``e.g.``) stay separate words. No benchmark figure moved (LoCoMo, LongMemEval).
+
 User queries never reach FTS5 as syntax: :func:`match_expression` keeps only word tokens and
 quotes each one, so quotes, ``*``, ``AND``, ``NEAR(`` and parentheses cannot raise.
 """
@@ -34,7 +39,11 @@ TOKENIZE = "porter unicode61 remove_diacritics 2"
 # Han ideographs, CJK punctuation-free ranges, Hiragana and Katakana: written without spaces.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef"
 _CJK_CHAR = re.compile(f"([{_CJK}])")
-_TOKEN = re.compile(f"[{_CJK}]+|[^\\W_]+(?:['’][^\\W_]+)?", re.UNICODE)
+_WORD = f"[{_CJK}]+|[^\\W_]+(?:['’][^\\W_]+)?"
+_TOKEN = re.compile(_WORD, re.UNICODE)
+# Words joined by - . / or : with no space: "2025-11", "GPT-4", "v2.11", "feature/login".
+_COMPOUND = re.compile(f"[^\\W_]+(?:[-./:][^\\W_]+)+|{_WORD}", re.UNICODE)
+_DIGIT = re.compile(r"\d")
 _IS_CJK = re.compile(f"^[{_CJK}]+$")
 
 STOP_WORDS = frozenset(
@@ -73,7 +82,7 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
     unless the query holds nothing else.
     """
     words: list[str] = []
-    for token in _TOKEN.findall(normalise(query)):
+    for token in _tokens(normalise(query)):
         if _IS_CJK.match(token):
             if len(token) == 1:
                 words.append(token)
@@ -86,6 +95,18 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
         if content:
             words = content
     return list(dict.fromkeys(words))
+
+
+def _tokens(text: str) -> list[str]:
+    """The words of ``text``, a compound that holds a digit kept whole: its parts alone
+    ("11" of "2025-11", "4" of "GPT-4") would match any text with that number."""
+    tokens: list[str] = []
+    for token in _COMPOUND.findall(text):
+        if _DIGIT.search(token) and not _CJK_CHAR.search(token) and not _TOKEN.fullmatch(token):
+            tokens.append(token)
+        else:
+            tokens.extend(_TOKEN.findall(token))
+    return tokens
 
 
 def without_clitic(word: str) -> str:
