@@ -716,8 +716,7 @@ class Memory:
         nothing to match, or that the embedder failed and turns were ranked by words alone."""
         notes, query = [], checked_query(query)
         if not content_terms(query):
-            what = "only common words" if query_terms(query) else "no words"
-            notes.append(f"nothing to search: the query has {what}")
+            notes.append(f"nothing to search: the query has {_wordless(query)}")
         if self.embedder_failure:
             notes.append(f"{self.embedder_failure}; ranked by words alone")
         notes.extend(f"raw transcripts not searched: {problem}" for problem in self._raw_problems())
@@ -938,8 +937,9 @@ class Memory:
             notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
         if not content_terms(query) and not (since or until or kind or entity):
             # nothing to match: returning what lies nearest an empty vector would be noise
-            what = "only common words" if query_terms(query) else "no words"
-            notes.append(f"nothing to recall: the query has {what} (give some, or a filter)")
+            notes.append(
+                f"nothing to recall: the query has {_wordless(query)} (give some, or a filter)"
+            )
             return RecallResult(query, (), tuple(notes))
         problems = self.refresh().problems
         if problems:
@@ -1004,7 +1004,9 @@ class Memory:
         notes: tuple[str, ...] = tuple(report.mended)
         with self._one_refresh():
             view = self.index_view()
-            if query:
+            if query and not content_terms(checked_query(query)):
+                notes = (*notes, f"nothing to recall: the query has {_wordless(query)}")
+            elif query:
                 # Access is recorded below, for what goes in: an item the budget trimmed
                 # never reached the model, and use must not lift it in later rankings.
                 recalled = self.recall(query, k=k, record_access=False, record_metric=False)
@@ -1152,3 +1154,8 @@ SESSION_TURN_POOL = 300
 #: topics nearest a write in meaning that the gate weighs it against, beside those sharing
 #: its words (which may be many more)
 NEAREST_RELATED = 4
+
+
+def _wordless(query: str) -> str:
+    """What a query with nothing to match holds, for the note that says so."""
+    return "only common words" if query_terms(query) else "no words"

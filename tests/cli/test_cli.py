@@ -295,3 +295,18 @@ def test_topic_write_reads_a_pipe_as_bash_hands_on_for_process_substitution(
     assert (ws / "memory" / "topics" / "people" / "ann" / "summary.md").read_text() == (
         "# Ann\nPrefers cortado.\n"
     )
+
+
+def test_recall_with_a_filter_and_no_query_lists_what_the_filter_lets_through(ws: Path):
+    base = ("--workspace", str(ws))
+    assert run(*base, "log", "--kind", "W", "@Ann prefers cortado").returncode == 0
+    assert run(*base, "log", "Deployed the billing canary").returncode == 0
+
+    facts = run(*base, "recall", "--kind", "w", "--json")
+    nothing = run(*base, "recall")
+
+    assert facts.returncode == 0, facts.stderr
+    [item] = json.loads(facts.stdout)["items"]
+    assert (item["kind"], item["content"]) == ("world", "@Ann prefers cortado")
+    assert nothing.returncode == 2
+    assert "give a QUERY, or a filter" in nothing.stderr

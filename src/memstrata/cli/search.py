@@ -6,6 +6,10 @@ import click
 
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json, one_line
+from memstrata.journal.parse import KIND_LETTERS
+
+# the kinds recall filters on, by name or by the letter `log --kind` takes
+_RECALL_KINDS = sorted({*KIND_LETTERS.values(), *KIND_LETTERS, "note"})
 
 
 @click.command()
@@ -65,7 +69,7 @@ def search(
 
 
 @click.command()
-@click.argument("query", nargs=-1, required=True)
+@click.argument("query", nargs=-1)
 @click.option(
     "--k",
     "-k",
@@ -78,9 +82,10 @@ def search(
 @click.option("--until", default=None, help="Only items up to then: 2025-11-27, 2025-10.")
 @click.option(
     "--kind",
-    type=click.Choice(["world", "experience", "opinion", "observation", "note"]),
+    type=click.Choice(_RECALL_KINDS, case_sensitive=False),
     default=None,
-    help="Only this kind of knowledge.",
+    help="Only this kind of knowledge: world (W), experience (B), opinion (O), observation "
+    "(S), or note (an untyped journal line).",
 )
 @click.option("--entity", default=None, help="Only items about this entity (@name or name).")
 @click.option("--include-archived", is_flag=True, help="Also archived (and superseded) topics.")
@@ -103,14 +108,18 @@ def recall(
 ) -> None:
     """Recall what may be injected (wiki and journal, never raw), each item with its source.
 
+    With a filter and no QUERY, list every item the filter lets through, newest first.
+
     Example: memstrata recall "what does Ann drink" --since 2025-11 --explain
     """
+    if not query and not (since or until or kind or entity):
+        raise click.UsageError("give a QUERY, or a filter (--since, --until, --kind, --entity)")
     result = open_memory(ctx).recall(
         " ".join(query),
         k=k,
         since=since,
         until=until,
-        kind=kind,
+        kind=KIND_LETTERS.get(kind.upper(), kind.lower()) if kind else None,
         entity=entity,
         include_archived=include_archived,
         include_superseded=include_superseded,
