@@ -738,9 +738,13 @@ class Memory:
 
         Each hit's ``source`` is the session id, its ``time`` the session's start, its ``text``
         the session's best-ranked turn (``extra["best_turn"]``; the first turn when the session
-        was found by its own BM25 or its vectors alone). The ranking is
-        :func:`memstrata.recall.turns.rank_sessions`, as the LongMemEval session-level benchmark
-        measures it."""
+        was found by its own BM25 or its vectors alone); ``extra["arms"]`` is ``lexical`` for a
+        session that holds a word of the query, ``semantic`` for one found by nearness of
+        meaning alone. The ranking is :func:`memstrata.recall.turns.rank_sessions`, as the
+        LongMemEval session-level benchmark measures it, except that, as in :meth:`search`,
+        sessions holding a word of the query come first: the list is read by a person."""
+        from memstrata.recall.sessions import sessions_holding
+
         limit = checked_count(limit, "limit")
         if not self.workspace.raw_db.exists():
             return []
@@ -748,11 +752,15 @@ class Memory:
         best: dict[str, str] = {}
         for turn in turns:
             best.setdefault(turn.source.rpartition("#")[0], turn.source)
-        hits = (
-            self.raw.session_hit(session, round(score, 6), best.get(session))
-            for session, score in sessions[:limit]
-        )
-        return [hit for hit in hits if hit is not None]
+        worded = sessions_holding(self.index.db, query, (session for session, _ in sessions))
+        shown = sorted(sessions, key=lambda pair: pair[0] not in worded)[:limit]  # stable
+        hits = []
+        for session, score in shown:
+            hit = self.raw.session_hit(session, round(score, 6), best.get(session))
+            if hit is not None:
+                arm = "lexical" if session in worded else "semantic"
+                hits.append(replace(hit, extra={**hit.extra, "arms": arm}))
+        return hits
 
     def rank_raw(
         self,

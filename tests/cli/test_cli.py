@@ -94,6 +94,8 @@ def test_topic_write_from_stdin_show_list_history_archive_restore(ws: Path):
     again = run(*base, "topic", "archive", "people/ann")
     assert again.returncode != 0 and "already archived" in again.stderr
     assert "people/ann" not in run(*base, "recall", "flat white").stdout
+    shown = run(*base, "search", "flat white", "--include-archived").stdout
+    assert "[wiki] people/ann [archived]  " in shown
 
     restored = run(*base, "topic", "restore", "people/ann", "--reason", "back in use")
     assert restored.returncode == 0 and restored.stdout.strip() == "restored people/ann"
@@ -148,6 +150,8 @@ def test_search_sessions_names_the_conversation_and_why(ws: Path):
         hits[0]["source"] + "#"
     )
     assert run(*base, "search", "--sessions", "?!").stdout.strip() == "no results"
+    near = run(*base, "search", "--sessions", "cortado").stdout.splitlines()
+    assert near[0].endswith("  (no word of the query: near in meaning)")
     mixed = run(*base, "search", "--sessions", "--include-archived", "oat milk")
     assert mixed.returncode == 2 and "--include-archived is about topics" in mixed.stderr
 

@@ -80,3 +80,14 @@ def test_every_turn_holding_a_word_of_the_query_says_so_even_the_weakest(tmp_pat
     assert set(holding) == {"weekend#0", "kitchen#0"}
     assert all(hit.holds_a_word for hit in hits if hit.source in holding)
     assert [hit.source for hit in hits][:2] == holding  # word hits first, none left behind
+
+
+def test_a_session_search_puts_sessions_holding_a_word_first_and_labels_the_rest(tmp_path):
+    with _memory(tmp_path) as memory:
+        hits = memory.search_sessions("food delivery", 3)
+
+    arms = {hit.source: hit.extra["arms"] for hit in hits}
+    assert arms["recipes"] == "lexical"
+    # "Uber Eats" is no word of the query: found through the best turns' meaning, said so
+    assert {arms[source] for source in arms.keys() - {"recipes"}} == {"semantic"}
+    assert [hit.holds_a_word for hit in hits] == [True, False, False]

@@ -58,13 +58,15 @@ def search(
     if not hits:
         click.echo("no results")
     for hit in hits:
+        near = "" if hit.holds_a_word else "  (no word of the query: near in meaning)"
         if sessions:
             title = f"  {hit.title}" if hit.title else ""
-            click.echo(f"[session] {hit.source}  {hit.time}  {hit.extra['harness']}{title}")
+            click.echo(f"[session] {hit.source}  {hit.time}  {hit.extra['harness']}{title}{near}")
             click.echo(f"    {hit.extra['best_turn']}: {one_line(hit.text, 80)}")
             continue
-        near = "" if hit.holds_a_word else "  (no word of the query: near in meaning)"
-        click.echo(f"[{hit.stratum}] {hit.source}  {hit.time}{near}")
+        state = hit.extra.get("state", "active")
+        marker = f" [{state}]" if state != "active" else ""
+        click.echo(f"[{hit.stratum}] {hit.source}{marker}  {hit.time}{near}")
         click.echo(f"    {one_line(hit.text, 96)}")
 
 
