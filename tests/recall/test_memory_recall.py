@@ -125,6 +125,32 @@ def test_a_time_phrase_in_the_query_boosts_items_inside_it(demo: Memory, day: st
     assert "temporal" in items[0].arms
 
 
+@pytest.mark.parametrize(
+    "query", ["what happened last week?", "What did I do last week", "anything new last week"]
+)
+def test_a_query_that_names_only_a_time_recalls_what_lies_in_it_newest_first(
+    workspace: Path, query: str
+):
+    # the clock says Thursday 2025-11-27: last week is 17-23 November
+    (workspace / "memory" / "2025-11-10.md").write_text(
+        "# 2025-11-10\n\n- What happened: the week started with a long planning meeting.\n"
+    )
+    (workspace / "memory" / "2025-11-18.md").write_text(
+        "# 2025-11-18\n\n- Shipped the payments v2 API.\n- Fixed the login test.\n"
+    )
+    (workspace / "memory" / "2025-11-21.md").write_text("# 2025-11-21\n\n- Moved to Porto.\n")
+    with Memory(workspace, clock=lambda: datetime(2025, 11, 27, 10, tzinfo=UTC)) as memory:
+        items = memory.recall(query).items
+
+    # not the entry that says "week" and "happened", nor whatever is nearest in meaning
+    assert [item.content for item in items] == [
+        "Moved to Porto.",
+        "Fixed the login test.",
+        "Shipped the payments v2 API.",
+    ]
+    assert all(item.arms == ("temporal",) for item in items)
+
+
 def test_recall_records_access_in_a_sidecar_that_survives_rebuild(demo: Memory):
     first = demo.recall("oat milk").items[0]
     demo.rebuild()

@@ -6,6 +6,7 @@ Arms, each a ranked list of item sources:
 - **semantic**: cosine of the query embedding with stored item vectors (when an embedder is on);
 - **entity**: items mentioning an ``@name`` of the query or a known entity named in it;
 - **temporal**: items inside a time expression of the query ("last week", "in November 2025");
+  when the time is all the query names ("what happened last week?"), the only arm;
 - **neighbour**: journal entries next to an entry that matches (:mod:`memstrata.recall.neighbours`).
 
 Fusion is by score, as in the raw-turn ranking: BM25 (negated) and cosine each as a share of
@@ -62,7 +63,7 @@ from memstrata.recall.filters import (
 )
 from memstrata.recall.lexical import best_journal, best_topics
 from memstrata.recall.neighbours import neighbour_scores
-from memstrata.recall.temporal import TimeWindow, find_time_windows
+from memstrata.recall.temporal import TimeWindow, asks_only_about_time, find_time_windows
 
 #: fusion weights (module docstring; the neighbour arm's is its module's)
 ARM_WEIGHTS: dict[str, float] = {"lexical": 1.0, "semantic": 0.5, "entity": 0.3, "temporal": 0.3}
@@ -125,6 +126,10 @@ def recall_items(
     # (one kind, one person, a month) would keep only the few of their usual pool it fits.
     depth = POOL * 10 if narrows(filters) else POOL
     windows = find_time_windows(query, now)
+    if asks_only_about_time(query, windows):
+        # "what happened last week?": what lies in the window is the answer, newest first;
+        # its words would match any text saying "week", its meaning whatever is near "happened"
+        query, semantic = "", None
     arms: dict[str, list[str]] = {
         "lexical": _lexical(db, query, states, pool, depth),
         "entity": _entity(db, query, states, pool),

@@ -26,7 +26,9 @@ A day, holiday or season without a year is its latest occurrence that has begun 
 every time memstrata stores.
 
 A window found in a query filters nothing by itself: recall boosts items inside it (the
-question "what did I buy last week?" should still see a purchase logged nine days ago).
+question "what did I buy last week?" should still see a purchase logged nine days ago). A query
+that names a time and nothing else ("what happened last week?", :func:`asks_only_about_time`)
+is answered by what lies in it.
 
 "Recently" and "lately" are not windows: they are as often relative to the time of what is
 told ("what did she paint recently?", asked of a talk months back) as to now, and a 30-day
@@ -42,6 +44,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from memstrata.clock import to_iso
+from memstrata.fts import content_terms
 
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -503,3 +506,22 @@ def _looks_like_month(match: re.Match[str]) -> bool:
 def _add_months(moment: datetime, months: int) -> datetime:
     index = moment.year * 12 + moment.month - 1 + months
     return moment.replace(year=index // 12, month=index % 12 + 1, day=1)
+
+
+# Words that ask for whatever took place, naming nothing in particular: with a time, "what
+# happened last week?" or "anything new since Monday?" asks what lies in that time.
+_ANY_EVENT = frozenset(
+    "happen happens happened happening going new news anything something everything stuff "
+    "thing things event events".split()
+)
+
+
+def asks_only_about_time(query: str, windows: list[TimeWindow]) -> bool:
+    """True when ``query`` names a time and nothing else to match: its words outside the
+    ``windows``' phrases are stop words or ask for any event ("what happened last week?")."""
+    if not windows:
+        return False
+    rest = query[:QUERY_CHARS]
+    for window in windows:
+        rest = rest.replace(window.phrase, " ", 1)
+    return all(term in _ANY_EVENT for term in content_terms(rest))
