@@ -694,9 +694,11 @@ class Memory:
 
         Raw turns are ranked by the hybrid raw search, which also finds turns by nearness of
         meaning alone; those come after every hit that holds a word of the query, so a turn
-        that only lies nearest ("ok", a tool's output) never pushes a real match down. A query
-        without a word (empty, punctuation, emoji) finds nothing rather than whatever happens
-        to lie nearest its empty vector."""
+        that only lies nearest (a tool's output) never pushes a real match down, and one of
+        fewer than :data:`NEAR_MIN_WORDS` words ("ok", "Hello", "show tools") is left out: it
+        has too little meaning to be near in, and lies near everything. A query without a
+        word (empty, punctuation, emoji) finds nothing rather than whatever happens to lie
+        nearest its empty vector."""
         query, limit = checked_query(query), checked_count(limit, "limit")
         if not content_terms(query):
             return []
@@ -709,7 +711,12 @@ class Memory:
         if include_raw and self.usable_raw() is not None:
             lists.append(self.search_raw(query, pool))
         fused = reciprocal_rank_fusion(lists, len(lists) * pool)
-        return sorted(fused, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
+        shown = [
+            hit
+            for hit in fused
+            if hit.holds_a_word or len(content_terms(hit.text[:200])) >= NEAR_MIN_WORDS
+        ]
+        return sorted(shown, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
 
     def search_notes(self, query: str) -> tuple[str, ...]:
         """What a search of ``query`` (just run) should say beside its hits: that the query had
@@ -1159,6 +1166,8 @@ class Memory:
 EMBEDDER_RETRY_S = 60.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
+#: words a raw turn needs for ``search`` to show it when only its meaning is near the query
+NEAR_MIN_WORDS = 3
 #: topics nearest a write in meaning that the gate weighs it against, beside those sharing
 #: its words (which may be many more)
 NEAREST_RELATED = 4

@@ -91,3 +91,18 @@ def test_a_session_search_puts_sessions_holding_a_word_first_and_labels_the_rest
     # "Uber Eats" is no word of the query: found through the best turns' meaning, said so
     assert {arms[source] for source in arms.keys() - {"recipes"}} == {"semantic"}
     assert [hit.holds_a_word for hit in hits] == [True, False, False]
+
+
+def test_search_leaves_out_a_tiny_turn_that_only_lies_near_the_query(tmp_path):
+    with _memory(tmp_path) as memory:
+        memory.raw.upsert(
+            Session("chat", "test", "user", WHEN, WHEN, ""),
+            [Turn("chat", 0, "user", WHEN, "ok"), Turn("chat", 1, "user", WHEN, "Hello there")],
+        )
+        memory.embed_missing()
+        near, _ = memory.rank_raw("zeppelin hangar", 20, sessions=False)
+        hits = memory.search("zeppelin hangar", 20)
+
+    # ranked by nearness, as every turn is here, but too short to mean anything in search
+    assert {"chat#0", "chat#1"} <= {turn.source for turn in near}
+    assert hits and all(len(hit.text.split()) >= 3 for hit in hits)
