@@ -136,6 +136,19 @@ def test_a_mention_is_the_name_without_possessive_or_closing_punctuation(text: s
 
 
 @pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("@Ann said:\n```python\n@dataclass\nclass Fix: ...\n```\nthanks @Bob", ("Ann", "Bob")),
+        ("~~~\n@Override\n", ()),  # a fence left open runs to the end
+        ("Use `@pytest.fixture` as @Ann showed", ("Ann",)),
+    ],
+)
+def test_code_mentions_nobody(text: str, names):
+    # in code an @ is a decorator or an annotation, not a person
+    assert find_entities(text) == names
+
+
+@pytest.mark.parametrize(
     ("filename", "day"),
     [
         ("2025-11-27.md", "2025-11-27"),

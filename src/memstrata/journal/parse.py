@@ -38,6 +38,11 @@ _FACT = re.compile(r"^(?P<letter>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?:\s+|:\s*|$)
 #: inside a word, so ``ann@example.com`` mentions nobody
 MENTION = re.compile(r"(?<![\w@])@([^\W\d_][\w.\-'’]*)", re.UNICODE)
 _POSSESSIVE = re.compile(r"'s$", re.IGNORECASE)
+#: code, where ``@`` is a decorator or an annotation, not a person: fenced blocks (an open
+#: fence runs to the end) and inline spans
+_CODE = re.compile(
+    r"^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)|`[^`\n]+`", re.MULTILINE | re.DOTALL
+)
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
 
@@ -64,9 +69,10 @@ def day_of(filename: str) -> str | None:
 
 
 def find_entities(text: str) -> tuple[str, ...]:
-    """``@mentions`` in order of first appearance, each as :func:`mention_name` reads it."""
+    """``@mentions`` in order of first appearance, each as :func:`mention_name` reads it;
+    none in code (``@dataclass`` in a fenced block or a `span`)."""
     seen: dict[str, None] = {}
-    for match in MENTION.finditer(text):
+    for match in MENTION.finditer(_CODE.sub(" ", text)):
         seen.setdefault(mention_name(match.group(1)), None)
     return tuple(seen)
 
