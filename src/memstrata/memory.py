@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -1038,9 +1038,7 @@ class Memory:
                 f"a turn input of {total_input_bytes} bytes cannot hold this injection of "
                 f"{compiled.bytes} bytes: give the size of the whole input, injection included"
             )
-        injected = [item.label for item in compiled.channel("recall").items]
-        if injected and not self.read_only:
-            self.access.record(injected, to_iso(self.clock()))
+        self.record_use(item.label for item in compiled.channel("recall").items)
         record: dict[str, object] = {
             "event": "context",
             "time": to_iso(self.clock()),
@@ -1054,6 +1052,15 @@ class Memory:
             record["share"] = round(compiled.bytes / total_input_bytes, 4)
         self._metric(record)
         return compiled
+
+    def record_use(self, sources: Iterable[str]) -> None:
+        """Record that the recalled items ``sources`` reached the model (their access count
+        and time, which recall's use re-ranking reads); a read-only workspace records nothing.
+        :meth:`context` does it for what it injects; a caller that packs a recall itself
+        (``recall(..., record_access=False)``) calls it for what it kept."""
+        used = list(sources)
+        if used and not self.read_only:
+            self.access.record(used, to_iso(self.clock()))
 
     def access_of(self, source: str) -> Access:
         """How often recall returned ``source`` (a topic id, a journal line) and when last;

@@ -202,6 +202,12 @@ def test_user_prompt_recall_stays_within_the_recall_budget(
     context = context_of(result, "UserPromptSubmit")
     body = context.removeprefix("<recall>\n").removesuffix("\n</recall>")
     assert 0 < len(body.encode()) <= budget
+    # what the budget trimmed never reached the model: it is not counted as used
+    injected = {line.split("]")[0].split()[-1] for line in body.splitlines()}
+    with Memory(knowing) as memory:
+        used = {f"notes/ann-{n}": memory.access_of(f"notes/ann-{n}").count for n in range(40)}
+    assert {source for source, count in used.items() if count} == injected - {"people/ann"}
+    assert set(used.values()) <= {0, 1}
 
 
 @pytest.mark.parametrize("event", ["Stop", "SessionEnd"])

@@ -260,9 +260,10 @@ def prompt_context(memory: Memory, prompt: str) -> str:
         return ""
     items = [
         ContextItem("recall", item.source, recall_line(item))
-        for item in memory.recall(prompt).items
+        for item in memory.recall(prompt, record_access=False).items
     ]
     channel = pack("recall", items, memory.config.budgets.recall_bytes)
+    memory.record_use(item.label for item in channel.items)  # not what the budget trimmed
     return Context((channel,)).text if channel.items else ""
 
 
