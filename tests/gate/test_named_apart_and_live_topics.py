@@ -58,6 +58,42 @@ def test_a_fact_about_another_coded_subject_leaves_the_first_one_alone(mem: Memo
     assert isinstance(mem.remember("Node1 now has 32 GB RAM"), Superseded)
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Project Hermes deadline is 2026-03-01", "Project Apollo deadline is 2026-01-15"),
+        ("Project Hermes uses port 5432", "Project Apollo uses port 8080"),
+        ("Server beta has 64 GB RAM", "Server alpha has 16 GB RAM"),
+    ],
+)
+def test_a_word_in_the_place_of_a_code_names_another_one_too(candidate, stored):
+    # the same words in the same order but the one that names which project or server
+    relation = relate(candidate, stored, cosine=1.0, threshold=0.0)
+
+    assert relation.kind == "unrelated" and relation.reason.startswith("about another one")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "kind"),
+    [
+        ("Carlos switched from Vim to Helix", "Carlos uses Vim", "update"),
+        ("Project Apollo deadline is 2026-02", "Project Apollo deadline is 2026-01", "update"),
+        ("Server alpha now has 64 GB RAM", "Server alpha has 16 GB RAM", "update"),
+    ],
+)
+def test_a_verb_in_that_place_or_the_same_name_still_gets_a_new_value(candidate, stored, kind):
+    assert relate(candidate, stored).kind == kind
+
+
+def test_a_fact_about_another_named_project_leaves_the_first_one_alone(mem: Memory):
+    first = mem.remember("Project Apollo deadline is 2026-01-15")
+
+    second = mem.remember("Project Hermes deadline is 2026-03-01")
+
+    assert isinstance(second, Admitted) and second.created
+    assert mem.get_topic(first.topic_id).meta.state == "active"
+
+
 # --- a named topic recall no longer shows ----------------------------------------------------
 
 

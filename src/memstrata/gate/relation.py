@@ -37,8 +37,10 @@ compared by character, so word order is free):
   words overlap at least 0.8.
   Cross-language pairs are never duplicates: there is no lexical check to confirm the cosine.
 - **unrelated**: anything else, including another subject ("Ann likes jazz" / "Peter likes
-  jazz") or a relative ("Marco is allergic" / "Marco's son is allergic"). Another person
-  opening the same statement is an **update** only when a role one holds at a time changes
+  jazz"), another one named right after the subject by a code or a word ("Release 2.3" /
+  "Release 2.4", "Project Apollo deadline is …" / "Project Hermes deadline is …") or a
+  relative ("Marco is allergic" / "Marco's son is allergic"). Another person opening the same
+  statement is an **update** only when a role one holds at a time changes
   hands: "Alice now leads the payments team" / "Bob leads …", "Dana is the tech lead" / "Marco
   is the tech lead" (see :mod:`memstrata.gate.replacing`).
 """
@@ -125,6 +127,8 @@ def relate(
     else:
         said_alike = overlap
     apart = _named_apart(a, b)
+    if not apart and difference in ("number", "date", "name"):
+        apart = _slotted_apart(a, b)
     if apart:
         # "Release 2.3 shipped …" / "Release 2.4 shipped …": the number names another one
         return Relation("unrelated", f"about another one ({apart})", overlap, cosine)
@@ -321,6 +325,26 @@ def _named_apart(a: Features, b: Features) -> str:
             shown = (_naming(coded), spelled(worded, {worded.slot}))
             return " / ".join(shown if coded is b else shown[::-1])
     return ""
+
+
+def _slotted_apart(a: Features, b: Features) -> str:
+    """How ``b`` and ``a`` name two things by a word, or ``""``: the two say the same words in
+    the same order and shape but one, the word right after the subject where a code would
+    name it ("Project *Apollo* deadline is …" / "Project *Hermes* deadline is …", "Server
+    *alpha* has 16 GB" / "Server *beta* has 64 GB"): the same said of two, whose values
+    differ. A verb in that place ("Carlos *switched* from Vim …" / "Carlos *uses* Vim") changes
+    more words, or the shape ("Staging *runs* Postgres 14" / "The staging database *is* on …")."""
+    if a.cjk or b.cjk or not a.slot or not b.slot or a.subject != b.subject:
+        return ""
+    if a.slot in b.words or b.slot in a.words or a.copula != b.copula:
+        return ""
+    ours, theirs = [word for word, _ in a.sequence], [word for word, _ in b.sequence]
+    if len(ours) != len(theirs) or a.slot not in ours or ours.index(a.slot) + 1 >= len(ours):
+        return ""
+    at = ours.index(a.slot)
+    if theirs[at] != b.slot or ours[:at] + ours[at + 1 :] != theirs[:at] + theirs[at + 1 :]:
+        return ""
+    return f"{spelled(b, {b.slot})} / {spelled(a, {a.slot})}"
 
 
 def _naming(features: Features) -> str:
