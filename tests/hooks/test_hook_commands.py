@@ -357,3 +357,30 @@ def test_a_transcript_path_that_is_no_file_is_named_for_what_it_is(
 
     with pytest.raises(InputError, match=message):
         transcript_of({"transcript_path": str(tmp_path) if named == "FOLDER" else named}, "x")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        # an option or a harness a newer memstrata wrote into the settings
+        (["user-prompt", "--since-version", "9"], "No such option '--since-version'"),
+        (["stop", "--harness", "cursor"], "Invalid value for '--harness'"),
+        (["post-tool-use"], "No such command 'post-tool-use'"),
+    ],
+)
+def test_a_hook_this_version_cannot_read_still_exits_0(knowing: Path, arguments, said):
+    # Claude Code reads exit 2 as "block": the prompt would be erased, or the agent never stop
+    command = shlex.join([*launcher(), "--workspace", str(knowing), "hook", *arguments])
+
+    result = fire(command, {"prompt": "Ann?"}, knowing)
+
+    assert result.returncode == 0
+    assert result.stderr.startswith("memstrata hook: ") and said in result.stderr
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-"])
+def test_a_hook_whose_output_the_harness_closed_still_exits_0(knowing: Path, closed: str):
+    command = shlex.join([*launcher(), "--workspace", str(knowing), "hook", "user-prompt"])
+
+    for stdin in ({"prompt": "What coffee does Ann like?"}, "{not json"):
+        assert fire(f"{command} {closed}", stdin, knowing).returncode == 0

@@ -127,7 +127,21 @@ def print_(ctx: click.Context, harness: str) -> None:
         click.echo(_module(harness).snippet(workspace), nl=False)
 
 
-@click.group()
+class _ExitsZero(click.Group):
+    """A group whose commands exit 0 whatever they are given: a harness reads another code as
+    a verdict (Claude Code blocks the prompt on exit 2, or keeps the agent from stopping), so
+    an option this version does not know, left in a hook by another, is one line on stderr."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as error:
+            if sys.stderr is not None:
+                sys.stderr.write(f"memstrata hook: {error.format_message()}\n")
+            ctx.exit(0)
+
+
+@click.group(cls=_ExitsZero)
 def hook() -> None:
     """The commands a harness runs: JSON payload on stdin, context on stdout, always exit 0.
 
@@ -205,10 +219,11 @@ def _run(
     raw = read_stdin() if payload is None else payload
     result = run_hook(name, raw, workspace=ctx.find_root().obj, options=options)
     try:
-        if result.stdout:
+        # a stream the harness closed before starting us is None: nobody to tell
+        if result.stdout and sys.stdout is not None:
             sys.stdout.write(result.stdout)
             sys.stdout.flush()
-        if result.message:
+        if result.message and sys.stderr is not None:
             sys.stderr.write(result.message + "\n")
             sys.stderr.flush()
     except OSError:
