@@ -1,6 +1,7 @@
 """Installing into Claude Code's settings.json merges, never clobbers, and undoes cleanly."""
 
 import json
+import stat
 from pathlib import Path
 
 import pytest
@@ -219,10 +220,13 @@ def test_another_formatting_is_kept_in_a_backup_before_the_file_is_rewritten(
     settings = project / ".claude" / "settings.json"
     compact = json.dumps(USER_SETTINGS)  # one line: we cannot keep that layout
     settings.write_text(compact)
+    settings.chmod(0o600)
 
     install(workspace, "project", project_dir=project)
 
-    assert settings.with_name(settings.name + BACKUP_SUFFIX).read_text() == compact
+    backup = settings.with_name(settings.name + BACKUP_SUFFIX)
+    assert backup.read_text() == compact
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600  # as private as what it copies
     uninstall("project", project_dir=project)
     assert load(settings) == USER_SETTINGS
 

@@ -113,6 +113,32 @@ def test_a_replaced_file_keeps_its_mode(tmp_path, mode):
     assert (path.read_text(), mode_of(path)) == ("new\n", mode)
 
 
+def test_a_file_written_like_another_takes_its_mode_even_when_it_was_there(tmp_path):
+    private = tmp_path / ".claude.json"
+    private.write_text("{}")
+    private.chmod(0o600)
+    backup = tmp_path / ".claude.json.backup"
+    backup.write_text("old")
+    backup.chmod(0o644)  # left world-readable by an earlier version
+
+    write_atomic(backup, "{}", mode_of=private)
+
+    assert mode_of(backup) == 0o600
+
+
+def test_a_symbolic_link_is_written_through_and_stays_a_link(tmp_path):
+    kept = tmp_path / "dotfiles" / "settings.json"
+    kept.parent.mkdir()
+    kept.write_text("old\n")
+    link = tmp_path / "settings.json"
+    link.symlink_to(kept)
+
+    write_atomic(link, "new\n")
+
+    assert link.is_symlink() and link.resolve() == kept.resolve()
+    assert kept.read_text() == "new\n"
+
+
 NEW_FILES = """
 import sys
 from pathlib import Path

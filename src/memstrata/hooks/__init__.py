@@ -68,7 +68,8 @@ def apply_changes(changes: Sequence[FileChange]) -> None:
         if not change.changed:
             continue
         if change.backup is not None and change.before is not None:
-            write_atomic(change.backup, change.before)
+            # ~/.claude.json holds tokens: its copy is as private as it is
+            write_atomic(change.backup, change.before, mode_of=change.path)
         if change.after is None:
             change.path.unlink(missing_ok=True)
         else:

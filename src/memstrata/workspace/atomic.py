@@ -31,19 +31,24 @@ REPLACED_FILE_PAUSE_S = 0.002
 REPLACED_FILE_CHECKS = 25
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Replace ``path`` with ``data`` atomically (UTF-8 for text)."""
+def write_atomic(path: Path, data: str | bytes, *, mode_of: Path | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically (UTF-8 for text); ``mode_of`` names a file
+    whose mode it takes (a backup of a private file is as private), else it keeps its own."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    with atomic_writer(path) as handle:
+    with atomic_writer(path, mode_of=mode_of) as handle:
         handle.write(payload)
 
 
 @contextmanager
-def atomic_writer(path: Path) -> Iterator[BinaryIO]:
+def atomic_writer(path: Path, *, mode_of: Path | None = None) -> Iterator[BinaryIO]:
     """A binary handle whose content replaces ``path`` atomically when the block ends (for
     files written piece by piece, such as a vector side file too big to hold twice in memory);
-    an exception leaves ``path`` as it was and no temp file behind."""
-    fd, temp = _open_temp(path)
+    an exception leaves ``path`` as it was and no temp file behind. A symbolic link is written
+    through: the file it points to is replaced, and the link stays (a settings file kept in a
+    dotfiles repository)."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    fd, temp = _open_temp(path, mode_of)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
@@ -175,14 +180,20 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _open_temp(path: Path) -> tuple[int, Path]:
-    """A new, empty temp file beside ``path`` with the mode ``path`` has or a new file gets."""
+def _open_temp(path: Path, mode_of: Path | None = None) -> tuple[int, Path]:
+    """A new, empty temp file beside ``path`` with the mode of ``mode_of``, else the mode
+    ``path`` has, else the one a new file gets."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            mode = None
+        mode: int | None = None
+        for source in (mode_of, path):
+            if source is None:
+                continue
+            try:
+                mode = stat.S_IMODE(os.stat(source).st_mode)
+                break
+            except FileNotFoundError:
+                continue
         while True:
             temp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
             try:
