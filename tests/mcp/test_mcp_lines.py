@@ -24,6 +24,12 @@ PING = '{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
         ('{"jsonrpc": "2.0", "id": 4, "result": 5}', (None, -32600)),
         ("[]", (None, -32600)),
         ('"ping"', (None, -32600)),
+        # ids the SDK would take for a notification's and never answer (MCP: string or integer)
+        ('{"jsonrpc": "2.0", "id": null, "method": "tools/list"}', (None, -32600)),
+        ('{"jsonrpc": "2.0", "id": true, "method": "tools/list"}', (None, -32600)),
+        ('{"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}', (None, -32600)),
+        ('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', (None, -32600)),
+        ('{"jsonrpc": "2.0", "id": [1], "method": "tools/list"}', (None, -32600)),
     ],
 )
 def test_a_line_that_is_no_json_rpc_message_is_answered_with_an_error(line, answer):
@@ -38,6 +44,17 @@ def test_a_line_that_is_no_json_rpc_message_is_answered_with_an_error(line, answ
     ("line", "handed_on", "problem"),
     [
         (PING.encode(), json.loads(PING), ""),
+        # ids that are falsy yet ids
+        (
+            b'{"jsonrpc": "2.0", "id": 0, "method": "ping"}',
+            {"jsonrpc": "2.0", "id": 0, "method": "ping"},
+            "",
+        ),
+        (
+            b'{"jsonrpc": "2.0", "id": "", "method": "ping"}',
+            {"jsonrpc": "2.0", "id": "", "method": "ping"},
+            "",
+        ),
         (
             b'{"jsonrpc": "2.0", "id": 1, "method": "x", "params": {"q\\udfff": ["a\\ud800b"]}}',
             {"jsonrpc": "2.0", "id": 1, "method": "x", "params": {"q\ufffd": ["a\ufffdb"]}},

@@ -67,6 +67,15 @@ def parse_line(line: bytes) -> ParsedLine:
             reply=_error(_request_id(value), INVALID_REQUEST, f"Invalid Request: {reason}"),
             problem=f"not a JSON-RPC message ({reason}): answered with a {INVALID_REQUEST} error",
         )
+    asked = isinstance(value, dict) and "id" in value and "method" in value
+    if asked and _request_id(value) is None:
+        # MCP requires a string or whole-number id; the SDK reads any other (null, true, 1.5,
+        # an object) as a notification's, and the request would go unanswered
+        reason = f"id: must be a string or an integer, not {json.dumps(value['id'])}"
+        return ParsedLine(
+            reply=_error(None, INVALID_REQUEST, f"Invalid Request: {reason}"),
+            problem=f"not a JSON-RPC request ({reason}): answered with a {INVALID_REQUEST} error",
+        )
     return ParsedLine(text=handed_on, problem="; ".join(mended))
 
 
