@@ -101,6 +101,22 @@ def test_uninstall_restores_every_file_byte_for_byte(workspace: Path, project: P
     assert not (project / ".codex" / "hooks.json").exists()
 
 
+def test_windows_line_ends_stay_what_they_were(workspace: Path, project: Path):
+    config, agents = project / ".codex" / "config.toml", project / "AGENTS.md"
+    config.write_bytes(USER_CONFIG.replace("\n", "\r\n").encode())
+    agents.write_bytes(USER_AGENTS.replace("\n", "\r\n").encode())
+
+    install(workspace, "project", project_dir=project)
+    installed = config.read_bytes(), agents.read_bytes()
+    uninstall("project", project_dir=project)
+
+    for text in installed:
+        assert b"\r\n" in text and b"\n" not in text.replace(b"\r\n", b"")
+    assert tomllib.loads(installed[0].decode())["mcp_servers"]["memstrata"]
+    assert config.read_bytes() == USER_CONFIG.replace("\n", "\r\n").encode()
+    assert agents.read_bytes() == USER_AGENTS.replace("\n", "\r\n").encode()
+
+
 def test_reinstalling_replaces_our_table_in_place(workspace: Path, project: Path, tmp_path: Path):
     install(workspace, "project", project_dir=project, program=["/old/bin/memstrata"])
     config = project / ".codex" / "config.toml"

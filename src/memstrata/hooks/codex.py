@@ -181,8 +181,9 @@ def toml_string(value: str) -> str:
 
 def _config_change(path: Path, argv: Sequence[str]) -> FileChange:
     before = _read_text(path)
-    _parse_toml(before or "", path)
-    ours = _in_file(path, without_block, before or "", TOML_BEGIN, TOML_END)
+    text = _lf(before)
+    _parse_toml(text, path)
+    ours = _in_file(path, without_block, text, TOML_BEGIN, TOML_END)
     theirs = _parse_toml(ours, path).get("mcp_servers", {})
     existing = theirs.get(SERVER_NAME) if isinstance(theirs, dict) else None
     if existing is not None:
@@ -192,7 +193,7 @@ def _config_change(path: Path, argv: Sequence[str]) -> FileChange:
             f"{path}: an MCP server named {SERVER_NAME!r} that does not run memstrata is already "
             "configured; left as it is (rename or remove it first)"
         )
-    after = _in_file(path, with_block, before or "", TOML_BEGIN, TOML_END, mcp_table(argv))
+    after = _in_file(path, with_block, text, TOML_BEGIN, TOML_END, mcp_table(argv))
     try:
         added = tomllib.loads(after)["mcp_servers"][SERVER_NAME]
     except (tomllib.TOMLDecodeError, KeyError, TypeError) as error:
@@ -202,7 +203,7 @@ def _config_change(path: Path, argv: Sequence[str]) -> FileChange:
         ) from None
     if [added.get("command"), *added.get("args", [])] != list(argv):
         raise InputError(f"{path}: [mcp_servers.{SERVER_NAME}] did not read back as written")
-    return FileChange(path, before, after, f"MCP server {SERVER_NAME!r}")
+    return FileChange(path, before, _as_written(after, before), f"MCP server {SERVER_NAME!r}")
 
 
 def _parse_toml(text: str, path: Path) -> dict[str, Any]:
@@ -258,15 +259,16 @@ def _block_span(text: str, begin: str, end: str) -> tuple[int, int] | None:
 def _text_change(path: Path, begin: str, end: str, body: str | None, note: str) -> FileChange:
     """Put ``body`` in our block of ``path`` (``None``: take the block out)."""
     before = _read_text(path)
+    text = _lf(before)
     if body is None:
         if before is None:
             return FileChange(path, None, None, note)
-        kept = _in_file(path, without_block, before, begin, end)
-        if not kept.strip() and kept != before:
+        kept = _in_file(path, without_block, text, begin, end)
+        if not kept.strip() and kept != text:
             return FileChange(path, before, None, "it held only what memstrata added")
-        return FileChange(path, before, kept, note)
-    after = _in_file(path, with_block, before or "", begin, end, body)
-    return FileChange(path, before, after, note)
+        return FileChange(path, before, _as_written(kept, before), note)
+    after = _in_file(path, with_block, text, begin, end, body)
+    return FileChange(path, before, _as_written(after, before), note)
 
 
 def _in_file(path: Path, edit: Callable[..., str], *args: str) -> str:
@@ -277,12 +279,24 @@ def _in_file(path: Path, edit: Callable[..., str], *args: str) -> str:
 
 
 def _read_text(path: Path) -> str | None:
+    """The file's text as it is, line ends included (``None`` when there is no file)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as handle:
+            return handle.read()
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as error:
         raise ParseError(path, None, f"not UTF-8 text ({error.reason}); left as it is") from None
+
+
+def _lf(text: str | None) -> str:
+    """``text`` with Windows line ends read as plain ones, for editing."""
+    return (text or "").replace("\r\n", "\n")
+
+
+def _as_written(edited: str, before: str | None) -> str:
+    """``edited`` with the line ends the file had: "edited as text, your layout stays"."""
+    return edited.replace("\n", "\r\n") if before and "\r\n" in before else edited
 
 
 # -- rollouts ----------------------------------------------------------------------------------
