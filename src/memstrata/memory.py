@@ -746,20 +746,22 @@ class Memory:
         Each hit's ``source`` is the session id, its ``time`` the session's start, its ``text``
         the session's best-ranked turn (``extra["best_turn"]``; the first turn when the session
         was found by its own BM25 or its vectors alone); ``extra["arms"]`` is ``lexical`` for a
-        session that holds a word of the query, ``semantic`` for one found by nearness of
-        meaning alone. The ranking is :func:`memstrata.recall.turns.rank_sessions`, as the
-        LongMemEval session-level benchmark measures it, except that, as in :meth:`search`,
-        sessions holding a word of the query come first: the list is read by a person."""
-        from memstrata.recall.sessions import sessions_holding
-
+        session with a turn holding a word of the query (among the turns the word search ranks
+        best), ``semantic`` for one found by nearness of meaning alone. The ranking is
+        :func:`memstrata.recall.turns.rank_sessions`, as the LongMemEval session-level
+        benchmark measures it, except that, as in :meth:`search`, sessions holding a word of
+        the query come first: the list is read by a person."""
         limit = checked_count(limit, "limit")
         if not self.workspace.raw_db.exists():
             return []
         turns, sessions = self.rank_raw(query, SESSION_TURN_POOL)
         best: dict[str, str] = {}
+        worded: set[str] = set()
         for turn in turns:
-            best.setdefault(turn.source.rpartition("#")[0], turn.source)
-        worded = sessions_holding(self.index.db, query, (session for session, _ in sessions))
+            session = turn.source.rpartition("#")[0]
+            best.setdefault(session, turn.source)
+            if "lexical" in turn.arms:
+                worded.add(session)
         shown = sorted(sessions, key=lambda pair: pair[0] not in worded)[:limit]  # stable
         hits = []
         for session, score in shown:

@@ -7,7 +7,6 @@ matches well. The table lives in the derived index and is rebuilt from the raw s
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable
 
@@ -81,18 +80,3 @@ def sync_session_documents(index: IndexDB, raw: RawStore) -> int:
                 (f"session:{session_id}", stamps[session_id]),
             )
     return len(changed)
-
-
-def sessions_holding(db: sqlite3.Connection, query: str, session_ids: Iterable[str]) -> set[str]:
-    """Those of ``session_ids`` whose text holds a word of ``query`` (the others were found by
-    nearness of meaning, or by words of their best turns, alone)."""
-    expression = match_expression(query)
-    wanted = sorted(set(session_ids))
-    if expression is None or not wanted:
-        return set()
-    rows = db.execute(
-        "SELECT DISTINCT session_id FROM raw_sessions_fts WHERE raw_sessions_fts MATCH ?"
-        " AND session_id IN (SELECT value FROM json_each(?))",
-        (expression, json.dumps(wanted)),
-    )
-    return {row[0] for row in rows}
