@@ -214,6 +214,22 @@ def test_an_unrelated_server_named_memstrata_is_refused_and_left_as_it_is(
     assert not (project / ".claude" / "settings.json").exists()
 
 
+def test_a_settings_file_that_is_a_link_is_written_through_it(
+    workspace: Path, project: Path, tmp_path: Path
+):
+    kept = tmp_path / "dotfiles" / "settings.json"
+    kept.parent.mkdir()
+    kept.write_text(json.dumps(USER_SETTINGS, indent=2) + "\n")
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.symlink_to(kept)
+
+    install(workspace, "project", project_dir=project)
+
+    assert settings.is_symlink()
+    assert our_hooks(load(kept))
+
+
 def test_another_formatting_is_kept_in_a_backup_before_the_file_is_rewritten(
     workspace: Path, project: Path
 ):

@@ -126,17 +126,31 @@ def test_a_file_written_like_another_takes_its_mode_even_when_it_was_there(tmp_p
     assert mode_of(backup) == 0o600
 
 
-def test_a_symbolic_link_is_written_through_and_stays_a_link(tmp_path):
+def test_a_symbolic_link_is_written_through_only_when_asked(tmp_path):
     kept = tmp_path / "dotfiles" / "settings.json"
     kept.parent.mkdir()
     kept.write_text("old\n")
     link = tmp_path / "settings.json"
     link.symlink_to(kept)
 
-    write_atomic(link, "new\n")
+    write_atomic(link, "new\n", through_link=True)
 
     assert link.is_symlink() and link.resolve() == kept.resolve()
     assert kept.read_text() == "new\n"
+
+
+def test_a_symbolic_link_in_a_workspace_never_leads_a_write_elsewhere(tmp_path):
+    # a cloned workspace could hold summary.md -> ~/.bashrc
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me\n")
+    summary = tmp_path / "ws" / "summary.md"
+    summary.parent.mkdir()
+    summary.symlink_to(outside)
+
+    write_atomic(summary, "topic text\n")
+
+    assert outside.read_text() == "keep me\n"
+    assert not summary.is_symlink() and summary.read_text() == "topic text\n"
 
 
 NEW_FILES = """

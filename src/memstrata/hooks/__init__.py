@@ -73,7 +73,7 @@ def apply_changes(changes: Sequence[FileChange]) -> None:
         if change.after is None:
             change.path.unlink(missing_ok=True)
         else:
-            write_atomic(change.path, change.after)
+            write_atomic(change.path, change.after, through_link=True)
 
 
 # -- our commands ------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from memstrata.sqlite import (
 #: 9: FTS text is NFKC-normalised (see memstrata.fts); 10: ``topics_held``; 11: a mention
 #: keeps an apostrophe inside its name (``@O'Brien`` was ``o``; see journal.parse.MENTION);
 #: 12: meta.json times are read as ISO UTC, and a retain bullet that names someone and says
-#: nothing is a problem, not a fact
+#: nothing is a problem, not a fact; 13: an ``@`` in code is no mention (journal.parse._CODE)
 SCHEMA_VERSION = "13"
 #: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
 SEED_MAX_BYTES = 128 * 1024 * 1024

@@ -31,10 +31,20 @@ REPLACED_FILE_PAUSE_S = 0.002
 REPLACED_FILE_CHECKS = 25
 
 
-def write_atomic(path: Path, data: str | bytes, *, mode_of: Path | None = None) -> None:
+def write_atomic(
+    path: Path, data: str | bytes, *, mode_of: Path | None = None, through_link: bool = False
+) -> None:
     """Replace ``path`` with ``data`` atomically (UTF-8 for text); ``mode_of`` names a file
-    whose mode it takes (a backup of a private file is as private), else it keeps its own."""
+    whose mode it takes (a backup of a private file is as private), else it keeps its own.
+
+    A symbolic link at ``path`` is replaced by the file, unless ``through_link``: then the file
+    it points to is replaced and the link stays (a harness's settings kept in a dotfiles
+    repository). Workspace files never write through: a link in a cloned workspace would
+    otherwise let a topic write land anywhere the user can write.
+    """
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    if through_link and path.is_symlink():
+        path = Path(os.path.realpath(path))
     with atomic_writer(path, mode_of=mode_of) as handle:
         handle.write(payload)
 
@@ -43,11 +53,7 @@ def write_atomic(path: Path, data: str | bytes, *, mode_of: Path | None = None) 
 def atomic_writer(path: Path, *, mode_of: Path | None = None) -> Iterator[BinaryIO]:
     """A binary handle whose content replaces ``path`` atomically when the block ends (for
     files written piece by piece, such as a vector side file too big to hold twice in memory);
-    an exception leaves ``path`` as it was and no temp file behind. A symbolic link is written
-    through: the file it points to is replaced, and the link stays (a settings file kept in a
-    dotfiles repository)."""
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
+    an exception leaves ``path`` as it was and no temp file behind."""
     fd, temp = _open_temp(path, mode_of)
     try:
         with os.fdopen(fd, "wb") as handle:
