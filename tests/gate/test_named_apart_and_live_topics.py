@@ -94,6 +94,61 @@ def test_a_fact_about_another_named_project_leaves_the_first_one_alone(mem: Memo
     assert mem.get_topic(first.topic_id).meta.state == "active"
 
 
+# --- what names which one changed with the value: another one ----------------------------
+# (written by a tester storing what assistants store; 46 of 257 such pairs superseded)
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("The 2023 revenue was $4M", "The 2024 revenue was $6M"),
+        ("The weekday alarm is 6:30", "The weekend alarm is 8:30"),
+        ("The January invoice was $3,200", "The February invoice was $2,900"),
+        ("Standup is at 9:30 on Mondays", "Standup is at 10:00 on Fridays"),
+        ("Ann drinks coffee in the morning", "Ann drinks tea in the evening"),
+        ("The flight to Tokyo departs at 10:15", "The flight to Osaka departs at 14:40"),
+        ("Shipping to Canada costs $15", "Shipping to Mexico costs $20"),
+        ("The disk on db-1 is 500 GB", "The disk on db-2 is 1 TB"),
+        ("make test runs pytest", "make lint runs ruff"),
+        ("On staging, feature flags are all enabled", "On prod, feature flags are set by hand"),
+    ],
+)
+def test_a_statement_that_differs_in_two_places_is_about_another_one(candidate, stored):
+    relation = relate(candidate, stored)
+
+    assert relation.kind == "unrelated" and relation.reason.startswith("said of another one")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Standup on Mondays is now at 10:00", "Standup is at 9:30 on Mondays"),
+        ("The 2025 budget is now $1.4M", "The 2025 budget is $1.2M"),
+        ("Shipping to Canada now costs $18", "Shipping to Canada costs $15"),
+        ("The flight to Tokyo now departs at 11:00", "The flight to Tokyo departs at 10:15"),
+        ("Rent went up to $2300", "Rent is $2100"),
+        ("The release date for 2.4 slipped to June 20", "The release date for 2.4 is June 6"),
+        ("The meeting is at 4pm", "The meeting is at 3pm"),
+    ],
+)
+def test_a_statement_that_changes_the_value_alone_is_still_an_update(candidate, stored):
+    # a verb of change that one side adds ("went up", "slipped") is no second place
+    assert relate(candidate, stored).kind == "update"
+
+
+def test_last_years_figure_stays_beside_this_years(mem: Memory):
+    first = mem.remember("The 2023 revenue was $4M")
+
+    second = mem.remember("The 2024 revenue was $6M")
+
+    assert isinstance(second, Admitted) and second.created
+    assert mem.get_topic(first.topic_id).meta.state == "active"
+    assert {item.content for item in mem.recall("revenue").items} >= {
+        "The 2023 revenue was $4M",
+        "The 2024 revenue was $6M",
+    }
+
+
 # --- a named topic recall no longer shows ----------------------------------------------------
 
 

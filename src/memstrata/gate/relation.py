@@ -11,24 +11,25 @@ compared by character, so word order is free):
   **update**.
 - **update**: a number, date or name differs in otherwise the same statement about the same
   subject ("meeting at 3pm" / "at 4pm"; words overlapping ≥ 0.5, or ≥ 0.25 when the candidate
-  marks a change: "switched from Vim to Helix"); or both sides have own words around a shared
-  core that holds the predicate ("prefers cortado" / "prefers flat white"), unless the
-  predicate relates one to many values at once ("speaks French" / "speaks Spanish", "allergic
-  to nuts" / "to shellfish"; see :func:`memstrata.gate.replacing.holds_many`). Another predicate
-  says another thing of the subject ("works in Berlin" / "lives in Berlin"), and so do
+  marks a change: "switched from Vim to Helix") in one place: two statements that differ in two
+  places with no change marked are the same said of two ("The 2023 revenue was $4M" / "The 2024
+  revenue was $6M", "at 9:30 on Mondays" / "at 10:00 on Fridays"); or both sides have own words
+  around a shared core that holds the predicate ("prefers cortado" / "prefers flat white"),
+  unless the predicate relates one to many values at once ("speaks French" / "speaks Spanish",
+  "allergic to nuts" / "to shellfish"; see :func:`memstrata.gate.replacing.holds_many`). Another
+  predicate says another thing of the subject ("works in Berlin" / "lives in Berlin"), and so do
   Chinese characters of its own in several places of a statement (a value is one phrase):
   unrelated. The same words with the parts of two swapped ("tea over coffee" / "coffee over
-  tea", "switched from Vim to Helix" / "from Helix to Vim"; see :mod:`memstrata.gate.roles`)
-  are an update when the candidate marks a change, else a contradiction when one ranks the two
+  tea", "switched from Vim to Helix" / "from Helix to Vim"; see :mod:`memstrata.gate.roles`) are
+  an update when the candidate marks a change, else a contradiction when one ranks the two
   ("over", "than"), else unrelated ("Bob reports to Carol" / "Carol reports to Bob"). A swap
-  that moves the subject is an update only when ranked ("Bob is now taller than Ann"). So is
-  one word put after the opposite preposition ("before deploying" / "after deploying"), which
-  is else a contradiction, and "use npm, not pnpm" / "use pnpm, not npm" (ranked). Where one
-  could merge into the other, another qualifier (:mod:`memstrata.gate.qualifiers`: "all" /
-  "some", "up" / "down", "only") is an update with a change marked, else a contradiction when
-  opposite, else unrelated. A
-  detail only one side holds ("in March" / "12–14 March") is an addition, not a change: the
-  two are then compared on their words, as below.
+  that moves the subject is an update only when ranked ("Bob is now taller than Ann"). So is one
+  word put after the opposite preposition ("before deploying" / "after deploying"), which is
+  else a contradiction, and "use npm, not pnpm" / "use pnpm, not npm" (ranked). Where one could
+  merge into the other, another qualifier (:mod:`memstrata.gate.qualifiers`: "all" / "some",
+  "up" / "down", "only") is an update with a change marked, else a contradiction when opposite,
+  else unrelated. A detail only one side holds ("in March" / "12–14 March") is an addition, not
+  a change: the two are then compared on their words, as below.
 - **duplicate**: no detail differs (numbers, dates, names, relatives, negation), no two words
   swapped their parts, both texts are in the same script, and at most one side has own words —
   two sides with words of their own say different things. Then either neither side has own
@@ -48,6 +49,7 @@ compared by character, so word order is free):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Literal
 
 from memstrata.gate import lexicon
@@ -202,6 +204,11 @@ def relate(
             if many:
                 # "I speak French" / "I speak Spanish": one speaks both
                 return found("unrelated", f"both can hold ({many}: {detail})")
+            places = _places_apart(a, b)
+            if len(places) > 1 and not (a.change_marked or b.change_marked):
+                # "The 2023 revenue was $4M" / "The 2024 revenue was $6M": what names which
+                # one changed with the value; an update changes the value alone
+                return found("unrelated", f"said of another one ({'; '.join(places)})")
             return found("update", f"same statement, {detail}")
         named = named_otherwise(a, b) if difference == "name" else ""
         if named:
@@ -249,6 +256,10 @@ def relate(
         if many:
             # "Ann plays tennis" / "Ann plays chess": one plays both
             return found("unrelated", f"both can hold ({many}: {changed})")
+        places = _places_apart(a, b)
+        if len(places) > 1 and not (a.change_marked or b.change_marked):
+            # "Ann drinks coffee in the morning" / "… tea in the evening": both hold
+            return found("unrelated", f"said of another one ({'; '.join(places)})")
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
 
@@ -345,6 +356,35 @@ def _slotted_apart(a: Features, b: Features) -> str:
     if theirs[at] != b.slot or ours[:at] + ours[at + 1 :] != theirs[:at] + theirs[at + 1 :]:
         return ""
     return f"{spelled(b, {b.slot})} / {spelled(a, {a.slot})}"
+
+
+def _places_apart(a: Features, b: Features) -> list[str]:
+    """The places where ``a`` says another thing than ``b``, each as "old → new": the runs of
+    content words, numbers and days each has where the other has others (a word only added, as
+    a verb of change, is no such place), a run split where a preposition or the copula brings
+    another part ("at 9:30 *on* Mondays", "db-1 *is* 500 GB"), counted on the side with fewer."""
+    ours, theirs = [value for value, _ in a.placed], [value for value, _ in b.placed]
+    places = []
+    matcher = SequenceMatcher(a=theirs, b=ours, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "replace":
+            continue
+        parts = min(_parts(b, i1, i2), _parts(a, j1, j2))
+        shown = f"{spelled(b, frozenset(theirs[i1:i2]))} → {spelled(a, frozenset(ours[j1:j2]))}"
+        places.extend([shown] * parts)
+    return places
+
+
+def _parts(features: Features, start: int, stop: int) -> int:
+    """How many parts the run ``placed[start:stop]`` holds: one, and one more at each word
+    after the first that a preposition brings ("#…" marks a number counting a word, no
+    preposition) or that stands first after the copula."""
+    return 1 + sum(
+        1
+        for at in range(start + 1, stop)
+        if (features.placed[at][1] and not features.placed[at][1].startswith("#"))
+        or at == features.copula
+    )
 
 
 def _naming(features: Features) -> str:
