@@ -94,6 +94,7 @@ def test_a_statement_that_holds_besides_another_replaces_nothing(candidate, stor
         ("The API supports JSON", "The API supports XML", "supports"),
         ("Bob met Carol on Monday", "Bob met Alice on Monday", "met"),
         ("Ann works with Carol", "Ann works with Bob", "with"),  # a person beside others
+        ("Remind me to buy milk", "Remind me to buy eggs", "remind"),  # a to-do list
     ],
 )  # fmt: skip
 def test_a_verb_that_holds_many_values_keeps_both(candidate, stored, verb):

@@ -265,7 +265,8 @@ COPULAS = frozenset("is are was were".split())
 # holds at a time: "Alice now *leads* the payments team" hands over what Bob led.
 ONE_HOLDER_VERBS = frozenset("lead maintain chair overse coordinat".split())
 # Words, as written, that relate one to many values at once: languages one speaks, sports and
-# instruments one plays, allergens, places visited, what one knows, learns, collects or enjoys.
+# instruments one plays, allergens, places visited, what one knows, learns, collects or enjoys,
+# what one asks to be reminded of (a to-do list).
 # "Ann speaks French" says nothing against "Ann speaks Spanish" unless a change is marked
 # ("now", "no longer"). Matched as written, since folding puts "prefers" (one choice) with
 # "likes".
@@ -276,7 +277,8 @@ MANY_VALUED = frozenset(
     enjoying like likes liked love loves loved watch watches watched watching listen listens
     listened listening read reads reading met meet meets calls teach teaches taught teaching
     eat eats ate eating write writes wrote writing depend depends depended depending
-    collaborate collaborates collaborated collaborating support supports supported""".split()
+    collaborate collaborates collaborated collaborating support supports supported
+    remind reminds""".split()
 )
 # Verbs in the simple past, irregular ones as written (auxiliaries and words that are as often
 # something else left out: was, had, did, got, put, set, let, left …). "Bob bought a laptop" and
