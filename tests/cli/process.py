@@ -19,6 +19,30 @@ READ_ONLY_MOUNT = [
 ]
 
 
+#: Run a command as root without root's right to read any file: a file or folder whose mode
+#: bars reading is then as unreadable to it as to any user.
+WITHOUT_READ_OVERRIDE = [
+    "capsh",
+    "--drop=cap_dac_override,cap_dac_read_search",
+    "--",
+    "-c",
+    'exec "$0" "$@"',
+]
+
+
+def can_bar_reading() -> bool:
+    """Whether a mode of 000 keeps ``run(..., unprivileged=True)`` from reading a file."""
+    if os.geteuid() != 0:
+        return True
+    try:
+        probe = subprocess.run(
+            [*WITHOUT_READ_OVERRIDE, "true"], capture_output=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
 def can_mount_read_only(folder: Path) -> bool:
     """Whether this machine lets us make ``folder`` read-only in a private namespace."""
     try:
@@ -36,14 +60,18 @@ def run(
     stdin: str | bytes | None = None,
     env: dict[str, str] | None = None,
     readonly: Path | None = None,
+    unprivileged: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``memstrata`` as a real process."""
+    """Run ``memstrata`` as a real process; ``unprivileged``: as root, without its right to read
+    what file modes bar (see :func:`can_bar_reading`)."""
     full_env = {key: value for key, value in os.environ.items() if key != "MEMSTRATA_WORKSPACE"}
     full_env.update(env or {})
     data = stdin.encode() if isinstance(stdin, str) else stdin
     command = [sys.executable, "-m", "memstrata", *args]
     if readonly is not None:
         command = [*READ_ONLY_MOUNT, str(readonly), *command]
+    if unprivileged and os.geteuid() == 0:
+        command = [*WITHOUT_READ_OVERRIDE, *command]
     completed = subprocess.run(
         command,
         cwd=cwd,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.process import run
+from tests.cli.process import can_bar_reading, run
 
 
 @pytest.fixture
@@ -174,3 +174,66 @@ def test_two_files_of_one_session_id_holding_two_conversations_both_stay_searcha
     ]
     assert {"claude-code:same-session#0", f"{apart}#0"} <= {hit["source"] for hit in turns}
     assert {hit["source"] for hit in json.loads(found)} == {"claude-code:same-session", apart}
+
+
+@pytest.fixture
+def unreadable():
+    """Files and folders made unreadable by their mode, and made readable again afterwards
+    (pytest must be able to clean them up)."""
+    if not can_bar_reading():
+        pytest.skip("as root, needs capsh to run without the right to read any file")
+    barred: list[Path] = []
+
+    def bar(path: Path) -> Path:
+        path.chmod(0)
+        barred.append(path)
+        return path
+
+    yield bar
+    for path in barred:
+        path.chmod(0o755)
+
+
+def test_an_unreadable_file_in_a_folder_is_a_problem_and_the_rest_imports(
+    ws: Path, tmp_path: Path, unreadable
+):
+    folder = tmp_path / "sessions"
+    _write_chat(folder / "a.jsonl")
+    locked = unreadable(_write_chat(folder / "b.jsonl"))
+    _write_chat(folder / "c.jsonl")
+
+    result = run("--workspace", str(ws), "ingest", str(folder), unprivileged=True)
+
+    assert result.returncode == 1
+    assert result.stdout.startswith("2 files, 2 sessions: 4 turns added")
+    assert f"problem: {locked}: cannot read the file: Permission denied" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_an_unreadable_file_is_imported_once_it_can_be_read(ws: Path, tmp_path: Path, unreadable):
+    chat = unreadable(_write_chat(tmp_path / "chat.jsonl"))
+    barred = run("--workspace", str(ws), "ingest", str(chat), unprivileged=True)
+    chat.chmod(0o644)
+
+    readable = run("--workspace", str(ws), "ingest", str(chat), unprivileged=True)
+
+    assert barred.returncode == 2  # a usage error: the file named cannot be read
+    assert f"Path '{chat}' is not readable" in barred.stderr
+    assert "Traceback" not in barred.stderr
+    assert readable.returncode == 0, readable.stderr
+    assert readable.stdout.startswith("1 file, 1 session: 2 turns added")
+
+
+def test_a_folder_that_cannot_be_listed_is_named_not_passed_over(
+    ws: Path, tmp_path: Path, unreadable
+):
+    folder = tmp_path / "sessions"
+    _write_chat(folder / "a.jsonl")
+    _write_chat(folder / "private" / "b.jsonl")
+    private = unreadable(folder / "private")
+
+    result = run("--workspace", str(ws), "ingest", str(folder), unprivileged=True)
+
+    assert result.returncode == 1
+    assert result.stdout.startswith("1 file, 1 session: 2 turns added")
+    assert f"problem: {private}: cannot list the folder: Permission denied" in result.stderr

@@ -148,11 +148,17 @@ def collect_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def _walk(folder: Path) -> Iterator[Path]:
-    for path in folder.rglob("*"):
-        if path.suffix not in CANDIDATE_SUFFIXES or path.name.startswith("."):
-            continue
-        if path.is_file() and not _is_subagent_meta(path):
-            yield path
+    """The candidate files under ``folder``, and each folder that could not be listed: the
+    import names those as problems rather than pass over what they hold in silence."""
+    unlisted: list[Path] = []
+    for parent, _folders, names in os.walk(folder, onerror=lambda e: unlisted.append(e.filename)):
+        for name in names:
+            path = Path(parent, name)
+            if path.suffix not in CANDIDATE_SUFFIXES or name.startswith("."):
+                continue
+            if path.is_file() and not _is_subagent_meta(path):
+                yield path
+    yield from (Path(each) for each in unlisted)
 
 
 def _is_subagent_meta(path: Path) -> bool:
@@ -209,7 +215,40 @@ def _ingest_one(
     redact: bool,
     stream: str | None = None,
 ) -> None:
-    """Import one file; ``stream`` names the stream ``path`` is a copy of, in its place."""
+    """Import one file; ``stream`` names the stream ``path`` is a copy of, in its place.
+
+    A file (or a folder the walk could not list) that cannot be read is a problem; the other
+    files still import, and it is not marked, so it is read once it can be."""
+    shown = stream or str(path)
+    if path.is_dir():
+        report.problems.append(Problem(shown, None, f"cannot list the folder: {_unlisted(path)}"))
+        return
+    try:
+        _import_file(store, path, format_name, agent, named, report, redact, stream)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        report.problems.append(Problem(shown, None, f"cannot read the file: {reason}"))
+
+
+def _unlisted(folder: Path) -> str:
+    """Why the walk could not list ``folder``."""
+    try:
+        os.listdir(folder)
+    except OSError as error:
+        return error.strerror or str(error)
+    return "it could not be listed while its parent was walked; import again"
+
+
+def _import_file(
+    store: RawStore,
+    path: Path,
+    format_name: str,
+    agent: str | None,
+    named: bool,
+    report: IngestReport,
+    redact: bool,
+    stream: str | None,
+) -> None:
     shown = stream or str(path)
     source = stream or mend_utf8(str(path.resolve()))  # a name that is no UTF-8, as shown
     stat = path.stat()

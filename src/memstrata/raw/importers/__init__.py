@@ -72,11 +72,10 @@ def is_format(path: Path, format_name: str) -> bool:
 
 
 def _read_head(path: Path) -> bytes:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(HEAD_BYTES)
-    except OSError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror})") from error
+    """The first bytes of ``path``; an ``OSError`` is the caller's to name as a problem of the
+    file (ingest goes on with the next one)."""
+    with path.open("rb") as handle:
+        return handle.read(HEAD_BYTES)
 
 
 def parse_file(path: Path, format_name: str, agent: str | None) -> ParsedFile:
