@@ -293,9 +293,12 @@ class Memory:
         finally:
             self._turn_sync = None
 
-    def rebuild(self) -> SyncReport:
+    def rebuild(self, on_embedding: Callable[[int, int], None] | None = None) -> SyncReport:
         """Recreate the index and ``_index.json`` from the files alone, then embed everything
-        (with the embedding model on; vectors come from the cache when texts are unchanged)."""
+        (with the embedding model on; vectors come from the cache when texts are unchanged).
+
+        ``on_embedding`` is told (embedded so far, about how many in all) after each batch: a
+        first rebuild over many imported turns embeds for minutes."""
         with self.lock.held():
             if self._index is not None:
                 self._index.close()
@@ -303,7 +306,7 @@ class Memory:
             self._index = recreate_index(self.workspace.index_db)
             report = self.sync()
             rewrite_index_json(self.workspace.index_json, self.topics)
-            report.embedded = self.embed_missing()
+            report.embedded = self.embed_missing(on_embedding)
             report.problems.extend(self._raw_problems())
         return report
 
@@ -860,17 +863,19 @@ class Memory:
             self._vectors = VectorCache(embedder, self.lock.held, not self.read_only, ann)
         return self._vectors
 
-    def embed_missing(self) -> int:
+    def embed_missing(self, on_progress: Callable[[int, int], None] | None = None) -> int:
         """Embed every topic, journal entry and raw turn that lacks a vector; return how many.
 
+        ``on_progress`` is told (embedded so far, about how many in all) after each batch.
         An embedder that fails stops the embedding where it is (what was embedded stays) and
         is noted in :attr:`embedder_failure`; the next call tries again."""
         vectors = self.vectors
         if vectors is None:
             return 0
         store = self.usable_raw()
+        raw = store.db if store is not None else None
         try:
-            return vectors.embed_all(self.index.db, store.db if store is not None else None)
+            return vectors.embed_all(self.index.db, raw, on_progress)
         except EmbedderFailed as error:
             self._embedder_failed(error)
             return 0

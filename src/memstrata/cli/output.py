@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import unicodedata
 from typing import Any
 
@@ -33,3 +34,26 @@ def padded(text: str, width: int) -> str:
 def one_line(text: str, width: int = 100) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+class ProgressBar:
+    """A bar on standard error, shown on a terminal only, for work whose size is known once it
+    starts: call it with (done, total); ``close`` ends the line. Scripts see nothing."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None:
+            if not sys.stderr.isatty():
+                return
+            self._bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self._bar.__enter__()
+        self._bar.length = max(self._bar.length or 0, total)
+        self._bar.update(done - self._bar.pos)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memstrata.cli.opener import open_memory
-from memstrata.cli.output import echo_json
+from memstrata.cli.output import ProgressBar, echo_json
 from memstrata.errors import InputError
 from memstrata.jsonable import to_jsonable
 from memstrata.workspace.layout import init_workspace
@@ -95,7 +95,11 @@ def rebuild(ctx: click.Context, as_json: bool) -> None:
     Example: memstrata rebuild
     """
     memory = open_memory(ctx)
-    report = memory.rebuild()
+    bar = ProgressBar("embedding")
+    try:
+        report = memory.rebuild(on_embedding=bar)
+    finally:
+        bar.close()
     if memory.embedder_failure:
         click.echo(
             f"note: {memory.embedder_failure}; indexed without vectors (the next rebuild or "

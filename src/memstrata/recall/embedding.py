@@ -12,7 +12,7 @@ Refs: a topic by its id, a journal entry by ``memory/<day>.md#L<line>``, a raw t
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from memstrata.providers.embedder import Embedder
 from memstrata.recall.semantic import put_vectors, turn_passages
@@ -22,9 +22,15 @@ BATCH = 256
 #: turns before a turn embedded with it (measured on LoCoMo and LongMemEval: 1 helps)
 TURN_CONTEXT = 1
 
+#: told how many items each batch just embedded (a progress bar for a long backlog)
+OnBatch = Callable[[int], None]
+
 
 def fill_item_vectors(
-    index: sqlite3.Connection, embedder: Embedder, limit: int | None = None
+    index: sqlite3.Connection,
+    embedder: Embedder,
+    limit: int | None = None,
+    on_batch: OnBatch | None = None,
 ) -> int:
     """Embed topic summaries and journal entries that have no vector from ``embedder``.
 
@@ -51,9 +57,10 @@ def fill_item_vectors(
         embedder,
         "topic",
         [(row["id"], f"{row['title']}\n{row['summary']}") for row in topics],
+        on_batch,
     )
-    done += _embed_into(index, embedder, "fact", [(row["ref"], row["text"]) for row in entries])
-    return done
+    entry_texts = [(row["ref"], row["text"]) for row in entries]
+    return done + _embed_into(index, embedder, "fact", entry_texts, on_batch)
 
 
 def missing_item_vectors(index: sqlite3.Connection, embedder_name: str) -> int:
@@ -72,6 +79,7 @@ def fill_turn_vectors(
     embedder: Embedder,
     context: int = TURN_CONTEXT,
     limit: int | None = None,
+    on_batch: OnBatch | None = None,
 ) -> int:
     """Embed raw turns without a vector, each with the turn before it as context.
 
@@ -94,11 +102,23 @@ def fill_turn_vectors(
             (ref, text) for ref, text in zip(refs, passages, strict=True) if ref not in have
         ]
         if len(pending) >= BATCH:
-            done += _embed_into(index, embedder, "turn", pending)
+            done += _embed_into(index, embedder, "turn", pending, on_batch)
             pending = []
             if limit is not None and done >= limit:
                 return done
-    return done + _embed_into(index, embedder, "turn", pending)
+    return done + _embed_into(index, embedder, "turn", pending, on_batch)
+
+
+def missing_turn_vectors(
+    index: sqlite3.Connection, raw: sqlite3.Connection, embedder_name: str
+) -> int:
+    """About how many raw turns still lack a vector from this embedder (a progress bar's
+    length: vectors of turns no longer stored would make it short by as many)."""
+    (turns,) = raw.execute("SELECT COUNT(*) FROM turns").fetchone()
+    (vectors,) = index.execute(
+        "SELECT COUNT(*) FROM vectors WHERE kind = 'turn' AND embedder = ?", (embedder_name,)
+    ).fetchone()
+    return max(0, int(turns) - int(vectors))
 
 
 def _sessions(raw: sqlite3.Connection) -> Iterator[tuple[str, list[tuple[int, str]]]]:
@@ -115,7 +135,11 @@ def _sessions(raw: sqlite3.Connection) -> Iterator[tuple[str, list[tuple[int, st
 
 
 def _embed_into(
-    index: sqlite3.Connection, embedder: Embedder, kind: str, items: list[tuple[str, str]]
+    index: sqlite3.Connection,
+    embedder: Embedder,
+    kind: str,
+    items: list[tuple[str, str]],
+    on_batch: OnBatch | None = None,
 ) -> int:
     for start in range(0, len(items), BATCH):
         chunk = items[start : start + BATCH]
@@ -125,4 +149,6 @@ def _embed_into(
         rows = dict(zip(texts, embedder.embed(texts), strict=True))
         with immediate(index):
             put_vectors(index, kind, embedder.name, ((ref, rows[text]) for ref, text in chunk))
+        if on_batch is not None:
+            on_batch(len(chunk))
     return len(items)

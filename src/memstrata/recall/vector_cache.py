@@ -37,7 +37,13 @@ from memstrata.recall.ann import (
     side_file_path,
     write_ivf,
 )
-from memstrata.recall.embedding import fill_item_vectors, fill_turn_vectors, missing_item_vectors
+from memstrata.recall.embedding import (
+    OnBatch,
+    fill_item_vectors,
+    fill_turn_vectors,
+    missing_item_vectors,
+    missing_turn_vectors,
+)
 from memstrata.recall.semantic import VectorIndex, live_rows
 
 #: a query embeds at most this many items lacking vectors (rebuild embeds the whole backlog)
@@ -98,18 +104,30 @@ class VectorCache:
             self._versions["turn"] = _version(index)
         return self._loaded["turn"]
 
-    def embed_all(self, index: sqlite3.Connection, raw: sqlite3.Connection | None) -> int:
+    def embed_all(
+        self,
+        index: sqlite3.Connection,
+        raw: sqlite3.Connection | None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> int:
         """Embed the whole backlog (topics, journal entries, raw turns); return how many.
 
+        ``on_progress`` is told (embedded so far, about how many in all) after each batch.
         Then (re)build the side file of every kind above the threshold whose file is missing,
         unusable or stale, and drop those of kinds below it.
         """
         if not self.writable:
             return 0
         with self.lock():
-            done = fill_item_vectors(index, self.embedder)
+            on_batch: OnBatch | None = None
+            if on_progress is not None:
+                total = missing_item_vectors(index, self.embedder.name)
+                if raw is not None:
+                    total += missing_turn_vectors(index, raw, self.embedder.name)
+                on_batch = _progress(on_progress, total)
+            done = fill_item_vectors(index, self.embedder, on_batch=on_batch)
             if raw is not None:
-                done += fill_turn_vectors(index, raw, self.embedder)
+                done += fill_turn_vectors(index, raw, self.embedder, on_batch=on_batch)
             if self.ann is not None:
                 for kind in KINDS:
                     self._refresh_side_file(index, kind, self.ann)
@@ -243,3 +261,15 @@ def _has_vectors(index: sqlite3.Connection) -> bool:
 
 def _version(index: sqlite3.Connection) -> tuple[int, int]:
     return (int(index.execute("PRAGMA data_version").fetchone()[0]), index.total_changes)
+
+
+def _progress(on_progress: Callable[[int, int], None], total: int) -> OnBatch:
+    """Each batch's count, summed and told with the total (never less than the sum)."""
+    done = 0
+
+    def on_batch(count: int) -> None:
+        nonlocal done
+        done += count
+        on_progress(done, max(total, done))
+
+    return on_batch
