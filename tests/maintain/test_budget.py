@@ -8,6 +8,7 @@ from memstrata.config import Config, TopicsConfig
 from memstrata.maintain.gardener import run_garden
 from memstrata.maintain.ledger import read_ledger
 from memstrata.maintain.state import read_state
+from memstrata.workspace.layout import init_workspace
 from tests.maintain.messy import NOW, Truth, garden
 
 
@@ -75,3 +76,30 @@ def test_more_active_topics_than_the_cap_archives_the_coldest(messy: tuple[Path,
     assert len(overflow) == 61 - len(truth.archives) - 50
     assert not {op.topics[0] for op in overflow} & {*truth.pinned, *truth.healthy[:3]}
     assert "dedup — asked to skip" in report.skipped
+
+
+def test_topics_just_written_over_the_cap_are_kept_and_the_report_says_why(scratch: Path):
+    root = scratch / "ws"
+    config = Config(topics=TopicsConfig(max_active=3))
+    init_workspace(root)
+    with Memory(root, clock=lambda: NOW, config=config) as memory:
+        for name in ("ann", "bob", "cara", "dev", "eli"):
+            memory.write_topic(f"people/{name}", f"# {name}\n\n{name} joined the team today.")
+
+    minutes_later = NOW + timedelta(minutes=10)
+    with Memory(root, clock=lambda: minutes_later, config=config) as memory:
+        report = memory.garden(mode="autonomous")
+
+    assert report.actions.get("archive", 0) == 0 and not report.destructive
+    assert report.stats_after["active"] == 5
+    assert report.deferred == (
+        "topics: 2 active over the cap of 3 left as they are: pinned, or created less than "
+        "30 days ago (too new to call cold)",
+    )
+
+    month_later = NOW + timedelta(days=31)
+    with Memory(root, clock=lambda: month_later, config=config) as memory:
+        report = memory.garden(mode="autonomous")
+
+    assert report.actions["archive"] == 2 and report.stats_after["active"] == 3
+    assert all("coldest" in op.why for op in report.destructive)

@@ -1,5 +1,7 @@
 """What each phase finds and does on the seeded messy workspace, in both modes."""
 
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -153,7 +155,9 @@ def test_the_report_has_the_documented_form_and_is_written_to_memory_reports(aut
     assert lines[0] == "# Gardening report — 2025-11-27T10:00:00Z"
     assert lines[1].startswith("Stores tended: wiki: 61 topics")
     assert lines[2].startswith("Stats: active 61 → ")
-    assert lines[3] == "Actions: merges 5 · decays 6 · splits 4 · invalidations 3 · reconnects 3"
+    assert lines[3] == (
+        "Actions: merges 5 · decays 6 · archives 5 · splits 4 · invalidations 3 · reconnects 3"
+    )
     assert lines[4] == "Destructive ops (mode: autonomous):"
     assert '  - EXECUTED MERGE notes/dup-0-a ← notes/dup-0-b — "By the way' in text
     assert any(line.startswith("Deferred (uncertain):") for line in lines)
@@ -175,6 +179,36 @@ def test_every_executed_step_is_a_ledger_line_and_nothing_is_deleted(autonomous)
         "supersede",
         "link",
     }
+
+
+def test_the_actions_line_counts_every_step_the_run_wrote_to_the_ledger_by_kind(autonomous):
+    root, truth, report, _topics = autonomous
+    records = read_ledger(root / "memory" / "ledger.jsonl")
+    [line] = [line for line in report.text.splitlines() if line.startswith("Actions: ")]
+    shown = {
+        label: int(count)
+        for label, count in (
+            part.rsplit(" ", 1) for part in line.removeprefix("Actions: ").split(" · ")
+        )
+    }
+    labels = {
+        "merge": "merges",
+        "decay": "decays",
+        "archive": "archives",
+        "split": "splits",
+        "supersede": "invalidations",
+        "link": "reconnects",
+    }
+    assert shown == {labels[kind]: n for kind, n in Counter(r.action for r in records).items()}
+    # the archives of the decay phase are destructive steps, and counted as done like the rest
+    assert shown["archives"] == len(truth.archives)
+    assert sum(shown.values()) == len(report.steps) == len(records)
+
+
+def test_a_kind_of_step_without_a_label_still_counts_in_the_actions_line(autonomous):
+    _root, _truth, report, _topics = autonomous
+    text = replace(report, actions={**report.actions, "undo": 2}).text
+    assert "· reconnects 3 · undo 2\n" in text
 
 
 # -- propose: destructive steps become proposals -----------------------------------------------

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from memstrata.config import Config
+from memstrata.config import Config, TopicsConfig
 from memstrata.maintain.decay import plan_decay_phase
 from memstrata.maintain.reconnect import EntityMap
 from memstrata.maintain.split import plan_split, split_parts
@@ -123,6 +123,53 @@ def test_decay_counts_time_from_now_not_from_the_wall_clock():
     topic = _topic("notes/a", "x", updated=ago(20))
     later = NOW + timedelta(days=11)
     assert plan_decay_phase({topic.id: topic}, {}, lambda _id: "", later, Config())
+
+
+def test_over_the_cap_a_topic_learnt_minutes_ago_is_not_taken_for_the_coldest():
+    # By importance and use alone the new topic is the coldest: it has had no time to be used.
+    fresh = _topic("notes/fresh", "x", created=ago(0.01), updated=ago(0.01), importance=1)
+    seasoned = _topic("notes/seasoned", "x", created=ago(60), updated=ago(60), importance=3)
+    topics = {t.id: t for t in (fresh, seasoned)}
+    config = Config(topics=TopicsConfig(max_active=1))
+
+    decisions = plan_decay_phase(
+        topics, {seasoned.id: Access(5, ago(1))}, lambda _id: "", NOW, config
+    )
+
+    assert [(d.topic_id, d.action) for d in decisions] == [("notes/seasoned", "archive")]
+    assert "coldest" in decisions[0].why
+
+
+@pytest.mark.parametrize(
+    ("age_days", "archived"),
+    [(0.01, False), (29, False), (31, True), (80, True)],
+    ids=["minutes", "29-days", "31-days", "80-days"],
+)
+def test_the_cap_spares_topics_created_within_one_decay_window(age_days: float, archived: bool):
+    # 30 days (garden.decay_after_days): the window in which decay itself calls nothing cold
+    kept = _topic("notes/kept", "x", pinned=True)
+    subject = _topic(
+        "notes/subject", "x", created=ago(age_days), updated=ago(age_days), importance=1
+    )
+    topics = {t.id: t for t in (kept, subject)}
+    config = Config(topics=TopicsConfig(max_active=1))
+
+    decisions = plan_decay_phase(topics, {}, lambda _id: "", NOW, config)
+
+    assert [(d.topic_id, d.action) for d in decisions] == (
+        [("notes/subject", "archive")] if archived else []
+    )
+
+
+def test_the_grace_of_a_new_topic_counts_from_its_creation_not_its_last_edit():
+    # An old topic edited today has had its chance to be used; an edit is no new start.
+    edited = _topic("notes/edited", "x", created=ago(200), updated=ago(0.01), importance=1)
+    kept = _topic("notes/kept", "x", pinned=True)
+    config = Config(topics=TopicsConfig(max_active=1))
+
+    decisions = plan_decay_phase({t.id: t for t in (kept, edited)}, {}, lambda _id: "", NOW, config)
+
+    assert [(d.topic_id, d.action) for d in decisions] == [("notes/edited", "archive")]
 
 
 def test_an_orphan_links_to_the_page_of_its_entity_or_to_nothing_when_it_is_a_tie():

@@ -8,14 +8,16 @@ For each active, unpinned topic, the first rule that holds (DESIGN.md §4 defaul
 4. no activity for 30 days (updated, recalled or decayed)          → importance − 1, never below
    the floor (1); the decay itself counts as activity, so one step per 30 idle days
 5. more than ``max_active`` (100) active topics after the above    → the coldest are archived:
-   lowest importance first, then least recently used
+   lowest importance first, then least recently used; a topic created less than 30 days
+   (``decay_after_days``) before ``now`` is too new to call cold and is never among them, so
+   the cap may stay exceeded until the newcomers have had one decay window to be recalled
 
 Archives are destructive (proposals in propose mode); an importance step is not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -64,7 +66,13 @@ def plan_decay_phase(
     excess = len(active) - archived - config.topics.max_active
     if excess > 0:
         coldest = sorted(
-            (t for t in active if not t.meta.pinned and _kept(decisions.get(t.id))),
+            (
+                t
+                for t in active
+                if not t.meta.pinned
+                and _kept(decisions.get(t.id))
+                and not is_too_new_to_be_cold(t, now, config)
+            ),
             key=lambda t: (t.meta.importance, last_use(t, access.get(t.id)), t.id),
         )
         for topic in coldest[:excess]:
@@ -76,6 +84,25 @@ def plan_decay_phase(
             )
     order = {t.id: position for position, t in enumerate(active)}
     return sorted(decisions.values(), key=lambda d: order[d.topic_id])
+
+
+def is_too_new_to_be_cold(topic: Topic, now: datetime, config: Config) -> bool:
+    """``topic`` was created within one decay window (``garden.decay_after_days``) of ``now``.
+
+    Coldness is read from use, and a topic written minutes ago has had no chance to be used:
+    its lowest importance and oldest use would make it the "coldest" the day it is learnt.
+    The window counts from creation, not the last edit: an old topic edited today has had its
+    chance. No ``created``: from ``updated``; no time at all: never cold, as in the rules above.
+    """
+    born = topic.meta.created or topic.meta.updated
+    return not older_than(born, now, config.garden.decay_after_days)
+
+
+def over_cap(topics: Mapping[str, Topic], decisions: Sequence[Decision], config: Config) -> int:
+    """How many active topics stay over ``max_active`` once ``decisions`` are carried out."""
+    active = sum(1 for topic in topics.values() if topic.meta.state == "active")
+    archived = sum(1 for decision in decisions if decision.action == "archive")
+    return max(0, active - archived - config.topics.max_active)
 
 
 def _kept(decision: Decision | None) -> bool:
@@ -133,6 +160,14 @@ def tend_decay(run: GardenRun) -> None:
         return max(updated, history[-1].time) if history else updated
 
     decisions = plan_decay_phase(run.view, run.survey.access, marked_since, run.now, run.config)
+    left = over_cap(run.view, decisions, run.config)
+    if left:
+        # Said, not silent: a cap that is not held would otherwise look like a bug.
+        run.defer(
+            f"topics: {left} active over the cap of {run.config.topics.max_active} left as they "
+            f"are: pinned, or created less than {run.config.garden.decay_after_days} days ago "
+            "(too new to call cold)"
+        )
     by_id = {decision.topic_id: decision for decision in decisions}
     for topic_id in run.items("decay", list(by_id)):
         topic = run.live(topic_id)

@@ -3,7 +3,7 @@
 # Gardening report — <ISO timestamp>
 Stores tended: <store: capability summary>
 Stats: <counts before → after>
-Actions: merges N · decays N · splits N · invalidations N · reconnects N
+Actions: merges N · decays N · archives N · splits N · invalidations N · reconnects N
 Destructive ops (mode: propose | autonomous):
   - PROPOSED ARCHIVE <id> "<preview>" — <why>
   - EXECUTED MERGE <id> ← <id> — "<preview>"
@@ -14,11 +14,14 @@ Budget: <used>/<max> mutations · resume point: <cursor or "clean">
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+#: every kind of step a run executes, as the ledger names it (``action``), and its label
 ACTION_NAMES = (
     ("merge", "merges"),
     ("decay", "decays"),
+    ("archive", "archives"),
     ("split", "splits"),
     ("supersede", "invalidations"),
     ("link", "reconnects"),
@@ -118,7 +121,7 @@ def render_report(report: GardenReport) -> str:
         f"{name} {report.stats_before.get(name, 0)} → {report.stats_after.get(name, 0)}"
         for name in report.stats_before
     )
-    actions = " · ".join(f"{label} {report.actions.get(key, 0)}" for key, label in ACTION_NAMES)
+    actions = " · ".join(f"{label} {count}" for label, count in action_counts(report.actions))
     mode = f"{report.mode}, dry run: nothing written" if report.dry_run else report.mode
     lines = [
         f"# Gardening report — {report.time}",
@@ -139,6 +142,17 @@ def render_report(report: GardenReport) -> str:
     if report.recovered:
         lines += _section("Recovered (left half done by a killed process)", report.recovered)
     return "\n".join(lines) + "\n"
+
+
+def action_counts(actions: Mapping[str, int]) -> list[tuple[str, int]]:
+    """Each labelled kind of step with its count, then any other kind under its ledger name.
+
+    The line must add up to the steps done (and to the run's ledger lines): a kind of step
+    without a label is still shown, never dropped.
+    """
+    named = dict(ACTION_NAMES)
+    counts = [(label, actions.get(key, 0)) for key, label in ACTION_NAMES]
+    return counts + [(key, count) for key, count in sorted(actions.items()) if key not in named]
 
 
 def _section(title: str, items: tuple[str, ...]) -> list[str]:
