@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from memstrata import Memory
 from memstrata.raw.importers import HEAD_BYTES, ParsedFile, aider
 
 from .support import assert_prefix_stable
@@ -183,15 +184,104 @@ def test_text_before_the_first_header_is_a_problem(tmp_path: Path) -> None:
     assert roles_texts(parsed, 0) == [("user", "hi")]
 
 
-def test_invalid_utf8_costs_only_its_line(tmp_path: Path) -> None:
+def test_a_byte_that_is_no_utf8_is_read_as_ufffd_and_its_turn_kept(tmp_path: Path) -> None:
     path = tmp_path / "h.md"
-    path.write_bytes(b"# aider chat started at 2025-01-02 03:04:05\n#### caf\xe9  \n#### ok  \n")
+    path.write_bytes(
+        b"# aider chat started at 2025-01-02 03:04:05\n#### caf\xe9  \n\n"
+        b"First line.\nSecond \xff line.\nThird line.\n"
+    )
 
     parsed = aider.parse(path, "a")
 
-    assert [problem.line for problem in parsed.problems] == [2]
-    assert "invalid UTF-8" in parsed.problems[0].message
-    assert roles_texts(parsed, 0) == [("user", "ok")]
+    assert roles_texts(parsed, 0) == [
+        ("user", "caf\ufffd"),
+        ("assistant", "First line.\nSecond \ufffd line.\nThird line."),
+    ]
+    assert [(problem.path, problem.line) for problem in parsed.problems] == [
+        (str(path), 2),
+        (str(path), 5),
+    ]
+    assert parsed.problems[0].message == "invalid UTF-8 at byte 8, read as \ufffd; the line is kept"
+
+
+def test_a_bad_byte_in_the_header_still_opens_the_run(tmp_path: Path) -> None:
+    path = tmp_path / "h.md"
+    path.write_bytes(b"# aider chat started at 2025-01-02 03:04:05\xa0\n#### hi  \n\nHello.\n")
+
+    parsed = aider.parse(path, "a")
+
+    assert roles_texts(parsed, 0) == [("user", "hi"), ("assistant", "Hello.")]
+    assert [problem.line for problem in parsed.problems] == [1]
+
+
+HISTORY = "# aider chat started at 2025-01-02 03:04:05\n\n#### hi  \n\nHello there.\n\n"
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        "#",  # may become user input, a header or a Markdown heading: not known yet
+        "#### next quest",
+        "> Tokens: 638 se",
+        "More of the rep",
+        "# aider chat sta",
+    ],
+)
+def test_an_unfinished_last_line_waits_for_its_line_end(tmp_path: Path, cut: str) -> None:
+    path = write_history(tmp_path / "h.md", HISTORY + cut)
+
+    parsed = aider.parse(path, "a")
+
+    assert roles_texts(parsed, 0) == [("user", "hi"), ("assistant", "Hello there.")]
+    assert [(problem.line, problem.message) for problem in parsed.problems] == [
+        (7, aider.UNFINISHED)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# aider chat started at 2025-01-02 03:04:05",
+        "# aider chat started at 2025-01-02 03:04:05\n#### hi",
+    ],
+)
+def test_a_history_with_no_finished_turn_yet_imports_nothing_and_says_so(
+    tmp_path: Path, text: str
+) -> None:
+    path = write_history(tmp_path / "h.md", text)
+
+    parsed = aider.parse(path, "a")
+
+    assert parsed.sessions == ()
+    assert [problem.message for problem in parsed.problems] == [aider.UNFINISHED]
+
+
+def test_blanks_after_the_last_line_end_are_no_problem(tmp_path: Path) -> None:
+    path = write_history(tmp_path / "h.md", HISTORY + "  ")
+
+    parsed = aider.parse(path, "a")
+
+    assert parsed.problems == ()
+    assert roles_texts(parsed, 0) == [("user", "hi"), ("assistant", "Hello there.")]
+
+
+def test_a_history_imported_while_aider_writes_is_stored_right_once_it_is_whole(
+    memory: Memory, tmp_path: Path
+) -> None:
+    path = write_history(tmp_path / ".aider.chat.history.md", HISTORY + "#")
+    mid_write = memory.ingest([path])
+    write_history(path, HISTORY + "#### next question  \n")
+
+    whole = memory.ingest([path])
+
+    assert [problem.line for problem in mid_write.problems] == [7]
+    assert whole.problems == []
+    (session,) = memory.raw.sessions()
+    assert [(turn.role, turn.text) for turn in memory.raw.turns(session.id)] == [
+        ("user", "hi"),
+        ("assistant", "Hello there."),
+        ("user", "next question"),
+    ]
 
 
 def test_a_long_reply_is_cut_with_a_marker(tmp_path: Path) -> None:

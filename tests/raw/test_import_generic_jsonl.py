@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from memstrata import Memory
 from memstrata.raw.importers import HEAD_BYTES, generic_jsonl
 
 from .support import assert_prefix_stable, only_session
@@ -179,6 +180,44 @@ def test_invalid_utf8_costs_only_its_line(tmp_path: Path) -> None:
     assert [problem.line for problem in parsed.problems] == [1]
     assert "invalid UTF-8" in parsed.problems[0].message
     assert only_session(parsed) == [("user", "ok")]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        # saved as Latin-1: every line holds a byte that is no UTF-8
+        b'{"role": "user", "content": "caf\xe9"}\n{"role": "assistant", "content": "\xe0 toi"}\n',
+        # every line broken: a stray quote, then cut short by a crash
+        b'{"role": "user", "content": "say "hi""}\n{"role": "assistant", "content": "Hel',
+    ],
+    ids=["latin-1", "broken"],
+)
+@pytest.mark.parametrize("format_name", ["auto", "jsonl"])
+def test_a_conversation_whose_every_line_is_bad_is_reported_line_by_line(
+    memory: Memory, tmp_path: Path, data: bytes, format_name: str
+) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_bytes(data)
+
+    report = memory.ingest([path], format_name=format_name)
+
+    assert generic_jsonl.sniff(path, data)
+    assert [(problem.path, problem.line) for problem in report.problems] == [
+        (str(path), 1),
+        (str(path), 2),
+    ]
+    assert all(
+        problem.message.startswith(("invalid UTF-8", "invalid JSON", "last line cut short"))
+        for problem in report.problems
+    )
+    assert report.sessions == 0
+
+
+def test_a_jsonl_file_of_plain_text_is_still_no_conversation(tmp_path: Path) -> None:
+    path = tmp_path / "notes.jsonl"
+    path.write_text("just a note\n{\n")
+
+    assert not generic_jsonl.sniff(path, path.read_bytes())
 
 
 def test_a_long_message_is_cut_with_a_marker(tmp_path: Path) -> None:

@@ -16,6 +16,10 @@ aider output or user input starts a multi-line message whose later lines carry n
 belong to the ``system`` turn up to the line that ends in two spaces. An assistant blockquote
 (``> `` right after reply text) is read as aider output, as aider's own parser reads it.
 
+aider writes whole lines, so a last line without its line end is one still being written (or a
+cut copy): it is held back, named as a problem, until it is complete. A byte that is no UTF-8 is
+read as U+FFFD and named as a problem; its line still counts.
+
 The session id hashes the file name, the header line and the header's byte offset: nothing written
 later changes it, and two runs started in the same second stay apart. Runs that logged nothing but
 their header have no turns and are dropped.
@@ -36,6 +40,10 @@ FORMAT = "aider"
 HARNESS = "aider"
 
 HEADER = "# aider chat started at"
+UNFINISHED = (
+    "last line has no line end (aider is still writing it, or the file was cut short): "
+    "not imported until it is complete"
+)
 
 
 @dataclass(slots=True)
@@ -81,11 +89,18 @@ def _read_runs(path: Path) -> tuple[list[_Run], list[Problem]]:
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             start, offset = offset, offset + len(raw)
-            try:
-                line = raw.decode("utf-8").rstrip("\r\n")
-            except UnicodeDecodeError as error:
-                problems.append(Problem(str(path), number, f"invalid UTF-8 at byte {error.start}"))
-                continue
+            if not raw.endswith(b"\n"):
+                # Only the last line can lack its line end: aider is writing it, or the file was
+                # cut. Stored now, the fragment would stay glued to the turn before for good
+                # (the store keeps the longer text), so it waits; the problem keeps the file
+                # from being marked imported, and it is read again in full. Blanks hold nothing.
+                if raw.strip():
+                    problems.append(Problem(str(path), number, UNFINISHED))
+                break
+            line, bad_at = _decode(raw)
+            if bad_at is not None:
+                message = f"invalid UTF-8 at byte {bad_at}, read as \ufffd; the line is kept"
+                problems.append(Problem(str(path), number, message))
             if line.startswith(HEADER):
                 runs.append(_Run(_session_id(path, line, start), _header_time(line)))
                 reader = _BlockReader()
@@ -100,6 +115,16 @@ def _read_runs(path: Path) -> tuple[list[_Run], list[Problem]]:
             if block is not None:
                 runs[-1].blocks.append(block)
     return runs, problems
+
+
+def _decode(raw: bytes) -> tuple[str, int | None]:
+    """The line without its line end, each byte that is no UTF-8 read as U+FFFD (as an editor
+    shows it: one bad byte must not cost the turn, or a header the whole run), and where in the
+    line the first such byte stands, if any."""
+    try:
+        return raw.decode("utf-8").rstrip("\r\n"), None
+    except UnicodeDecodeError as error:
+        return raw.decode("utf-8", errors="replace").rstrip("\r\n"), error.start
 
 
 class _BlockReader:

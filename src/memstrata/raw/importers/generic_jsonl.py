@@ -27,7 +27,7 @@ from typing import Any
 
 from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
-from memstrata.raw.importers import ParsedFile, ParsedSession
+from memstrata.raw.importers import HEAD_BYTES, ParsedFile, ParsedSession
 from memstrata.raw.importers.lines import MAX_LINE_BYTES, read_json_lines
 from memstrata.raw.importers.turns import cap_text, title_line, tool_call
 
@@ -62,12 +62,18 @@ class _Draft:
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    """Claim a ``.jsonl`` whose first object line has role|speaker and content|text keys."""
+    """Claim a ``.jsonl`` whose first object line has role|speaker and content|text keys.
+
+    A line with bytes that are no UTF-8 still shows its keys (a file saved as Latin-1), and when
+    no line parses, one that starts like a message object (cut short, broken) is enough: the
+    file is a conversation with bad lines, each reported by number, not "no transcript".
+    """
     if path.suffix.lower() != ".jsonl":
         return False
-    first = _first_object(head)
+    lines = _whole_lines(head)
+    first = _first_object(lines)
     if first is None:
-        return False
+        return any(_looks_like_message(raw) for raw in lines)
     return ("role" in first or "speaker" in first) and ("content" in first or "text" in first)
 
 
@@ -187,14 +193,27 @@ def _file_key(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def _first_object(head: bytes) -> dict[str, Any] | None:
-    """The first line of ``head`` that parses as a JSON object, or ``None``."""
-    for raw in head.splitlines():
-        if not raw.strip():
-            continue
+def _whole_lines(head: bytes) -> list[bytes]:
+    """The non-blank lines of ``head``, without one the head cut (a head shorter than
+    ``HEAD_BYTES`` is the whole file, so its last line is whole)."""
+    lines = head.splitlines()
+    if len(head) >= HEAD_BYTES and not head.endswith(b"\n"):
+        lines = lines[:-1]
+    return [raw for raw in lines if raw.strip()]
+
+
+def _first_object(lines: list[bytes]) -> dict[str, Any] | None:
+    """The first line that parses as JSON (bad bytes read as U+FFFD), if an object; else
+    ``None``."""
+    for raw in lines:
         try:
-            value = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            value = json.loads(raw.decode("utf-8", errors="replace"))
+        except json.JSONDecodeError:
             continue
         return value if isinstance(value, dict) else None
     return None
+
+
+def _looks_like_message(raw: bytes) -> bool:
+    """Does a line that does not parse start as a message object (names a role or speaker)."""
+    return raw.lstrip().startswith(b"{") and (b'"role"' in raw or b'"speaker"' in raw)
