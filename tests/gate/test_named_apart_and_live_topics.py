@@ -119,6 +119,12 @@ def test_a_statement_that_differs_in_two_places_is_about_another_one(candidate, 
     assert relation.kind == "unrelated" and relation.reason.startswith("said of another one")
 
 
+def test_the_reason_names_each_place_once_though_a_run_holds_two_parts():
+    relation = relate("Standup is at 9:30 on Mondays", "Standup is at 10:00 on Fridays")
+
+    assert relation.reason == "said of another one (10:00, fri → 09:30, mon)"
+
+
 @pytest.mark.parametrize(
     ("candidate", "stored"),
     [

@@ -208,7 +208,7 @@ def relate(
             if len(places) > 1 and not (a.change_marked or b.change_marked):
                 # "The 2023 revenue was $4M" / "The 2024 revenue was $6M": what names which
                 # one changed with the value; an update changes the value alone
-                return found("unrelated", f"said of another one ({'; '.join(places)})")
+                return found("unrelated", f"said of another one ({_listed(places)})")
             return found("update", f"same statement, {detail}")
         named = named_otherwise(a, b) if difference == "name" else ""
         if named:
@@ -259,7 +259,7 @@ def relate(
         places = _places_apart(a, b)
         if len(places) > 1 and not (a.change_marked or b.change_marked):
             # "Ann drinks coffee in the morning" / "… tea in the evening": both hold
-            return found("unrelated", f"said of another one ({'; '.join(places)})")
+            return found("unrelated", f"said of another one ({_listed(places)})")
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
 
@@ -373,6 +373,11 @@ def _places_apart(a: Features, b: Features) -> list[str]:
         shown = f"{spelled(b, frozenset(theirs[i1:i2]))} → {spelled(a, frozenset(ours[j1:j2]))}"
         places.extend([shown] * parts)
     return places
+
+
+def _listed(places: list[str]) -> str:
+    """Each place once: a run holding two parts counts twice but reads as one change."""
+    return "; ".join(dict.fromkeys(places))
 
 
 def _parts(features: Features, start: int, stop: int) -> int:
