@@ -5,6 +5,7 @@ import pytest
 
 from memstrata import Memory
 from memstrata.errors import InputError, ParseError
+from memstrata.journal.log import append_log
 
 
 def test_log_creates_todays_file_with_a_timestamped_line(memory: Memory):
@@ -125,3 +126,21 @@ def test_a_secret_written_by_hand_into_a_journal_is_not_indexed(memory: Memory):
     assert hits and token not in hits[0].text
     memory.close()
     assert token.encode() not in memory.workspace.index_db.read_bytes()
+
+
+def test_upkeep_notes_go_into_their_own_section_and_notes_stay_above_it(memory: Memory):
+    path = memory.workspace.memory_dir / "2025-11-27.md"
+    now = datetime(2025, 11, 27, 10, 0, tzinfo=UTC)
+    memory.log("first")
+    append_log(path, "Memory health: 4 active", now, upkeep=True)
+    memory.log("@Ann prefers cortado", kind="opinion", confidence=0.8)
+    memory.log("second")
+
+    assert path.read_text() == (
+        "# 2025-11-27\n\n- 10:00 first\n- 10:00 second\n\n"
+        "## Upkeep\n- 10:00 Memory health: 4 active\n\n"
+        "## Retain\n- O(c=0.8) @Ann prefers cortado\n"
+    )
+    sections = {entry.text: entry.section for entry in memory.read_journal("2025-11-27").entries}
+    assert sections["10:00 Memory health: 4 active"] == "Upkeep"
+    assert sections["10:00 second"] == "2025-11-27"

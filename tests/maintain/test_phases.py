@@ -141,8 +141,9 @@ def test_reconnect_links_orphans_to_the_page_of_their_entity_and_notes_ambiguous
 def test_summarise_appends_what_is_new_and_a_health_line_to_the_days_journal(autonomous):
     root, _truth, report, _topics = autonomous
     journal = (root / "memory" / "2025-11-27.md").read_text()
-    assert "First garden run (autonomous" in journal
-    assert "Memory health: " in journal
+    upkeep = journal.split("\n## Upkeep\n", 1)[1]
+    assert "First garden run (autonomous" in upkeep
+    assert "Memory health: " in upkeep
     sentences = report.summary.splitlines()[0].count(". ")
     assert 1 <= sentences <= 5
 

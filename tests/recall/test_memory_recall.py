@@ -151,6 +151,26 @@ def test_a_query_that_names_only_a_time_recalls_what_lies_in_it_newest_first(
     assert all(item.arms == ("temporal",) for item in items)
 
 
+def test_the_gardeners_notes_are_kept_in_the_journal_but_never_recalled(memory: Memory):
+    memory.write_topic("people/ann", "Ann leads design.")
+    memory.log("Planted tulips with Ann")
+    memory.garden()  # notes what is new since its last run, and the memory's health
+    memory.log("Fixed the login test")
+    today = memory.workspace.journal_path("2025-11-27").read_text()
+
+    recalled = memory.recall("what happened today?").items
+    context = memory.context("what did we do today, and how healthy is the memory?")
+    [hit, *_] = memory.search("garden run", include_raw=False)
+
+    assert "\n## Upkeep\n" in today and "Memory health: " in today
+    assert [item.content for item in recalled if item.stratum == "journal"] == [
+        "10:00 Fixed the login test",
+        "10:00 Planted tulips with Ann",
+    ]
+    assert "Memory health" not in context.text and "garden run" not in context.text
+    assert "First garden run" in hit.text  # search finds them: they are the day's record
+
+
 def test_recall_records_access_in_a_sidecar_that_survives_rebuild(demo: Memory):
     first = demo.recall("oat milk").items[0]
     demo.rebuild()

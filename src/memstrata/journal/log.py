@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memstrata.errors import InputError
-from memstrata.journal.parse import LETTER_OF_KIND
+from memstrata.journal.parse import LETTER_OF_KIND, UPKEEP
 from memstrata.model import FactKind
 from memstrata.workspace.atomic import update_shared_file
 from memstrata.workspace.textfile import decode_text, require_utf8
@@ -49,17 +49,23 @@ def _first_control(text: str) -> int | None:
     )
 
 
+#: the sections memstrata writes into; a plain note goes above the first of them
+_OWN_SECTIONS = ("retain", UPKEEP.casefold())
+
+
 def append_log(
     path: Path,
     text: str,
     now: datetime,
     kind: FactKind | None = None,
     confidence: float | None = None,
+    upkeep: bool = False,
 ) -> LogWrite:
     """Add ``text`` to the journal at ``path`` (created with a ``# day`` heading if missing).
 
-    Plain text becomes ``- HH:MM text`` at the end of the log, above any ``## Retain`` section;
-    with ``kind`` it becomes a typed bullet at the end of ``## Retain``. The caller holds the lock.
+    Plain text becomes ``- HH:MM text`` at the end of the log, above any ``## Retain`` or
+    ``## Upkeep`` section; with ``kind`` it becomes a typed bullet at the end of ``## Retain``,
+    with ``upkeep`` a timed bullet at the end of ``## Upkeep``. The caller holds the lock.
     """
     require_utf8("log text", text)
     body = " ".join(text.split())
@@ -83,6 +89,8 @@ def append_log(
             f"log text holds a control character (U+{ord(text[control]):04X} at character "
             f"{control + 1}): binary data or a terminal escape, not a note; nothing was written"
         )
+    if kind is not None and upkeep:
+        raise ValueError("an upkeep note has no kind")  # a caller's mistake, not a user's
     if kind is None:
         new_line = f"- {now.strftime('%H:%M')} {body}"
     else:
@@ -101,7 +109,8 @@ def append_log(
         crlf = "\r\n" in existing and existing.count("\r\n") == existing.count("\n")
         if crlf:
             existing = existing.replace("\r\n", "\n")
-        lines, index = place_line(existing if existing.strip() else heading, new_line, kind)
+        section = "Retain" if kind is not None else UPKEEP if upkeep else None
+        lines, index = place_line(existing if existing.strip() else heading, new_line, section)
         if crlf:
             lines = lines.replace("\n", "\r\n")
         return bom + lines.encode("utf-8"), index
@@ -110,31 +119,37 @@ def append_log(
     return LogWrite(path, index + 1, new_line)
 
 
-def place_line(existing: str, new_line: str, kind: FactKind | None) -> tuple[str, int]:
-    """The journal ``existing`` with ``new_line`` in its place, and that line's index from 0."""
+def place_line(existing: str, new_line: str, section: str | None) -> tuple[str, int]:
+    """The journal ``existing`` with ``new_line`` in its place, and that line's index from 0:
+    at the end of ``## <section>`` (the section added at the end if missing), or with no
+    ``section`` at the end of the log, above the first section memstrata writes into."""
     lines = existing.rstrip("\n").split("\n")
-    retain_at = next(
-        (i for i, line in enumerate(lines) if line.strip().casefold() == "## retain"), None
-    )
-    if kind is None:
-        if retain_at is None:
+    if section is None:
+        own_at = next((i for i, line in enumerate(lines) if _own_heading(line)), None)
+        if own_at is None:
             lines = [*lines, "", new_line] if _needs_gap(lines) else [*lines, new_line]
-            index = len(lines) - 1
-        else:
-            head = lines[:retain_at]
-            while head and not head[-1].strip():
-                head.pop()
-            head = [*head, "", new_line] if _needs_gap(head) else [*head, new_line]
-            index = len(head) - 1
-            lines = [*head, "", *lines[retain_at:]]
-    elif retain_at is None:
-        lines = [*lines, "", "## Retain", new_line]
-        index = len(lines) - 1
-    else:
-        end = _section_end(lines, retain_at)
-        lines = [*lines[:end], new_line, *lines[end:]]
-        index = end
-    return "\n".join(lines) + "\n", index
+            return "\n".join(lines) + "\n", len(lines) - 1
+        head = lines[:own_at]
+        while head and not head[-1].strip():
+            head.pop()
+        head = [*head, "", new_line] if _needs_gap(head) else [*head, new_line]
+        lines = [*head, "", *lines[own_at:]]
+        return "\n".join(lines) + "\n", len(head) - 1
+    heading = f"## {section}"
+    at = next(
+        (i for i, line in enumerate(lines) if line.strip().casefold() == heading.casefold()), None
+    )
+    if at is None:
+        lines = [*lines, "", heading, new_line]
+        return "\n".join(lines) + "\n", len(lines) - 1
+    end = _section_end(lines, at)
+    lines = [*lines[:end], new_line, *lines[end:]]
+    return "\n".join(lines) + "\n", end
+
+
+def _own_heading(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith("## ") and stripped[3:].strip().casefold() in _OWN_SECTIONS
 
 
 def _needs_gap(lines: list[str]) -> bool:

@@ -30,6 +30,9 @@ KIND_LETTERS: dict[str, FactKind] = {
     "S": "observation",
 }
 LETTER_OF_KIND: dict[str, str] = {kind: letter for letter, kind in KIND_LETTERS.items()}
+#: the section of memstrata's own notes on its upkeep (the gardener's summary and health line):
+#: the day's record for whoever reads the journal, found by search, never recalled into a prompt
+UPKEEP = "Upkeep"
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")

@@ -169,8 +169,8 @@ def _run(
         summary = " ".join(sentences) + "\n" + health
         journal = memory.workspace.journal_path(now.date().isoformat())
         with memory.lock.held():
-            append_log(journal, " ".join(sentences), now)
-            append_log(journal, health, now)
+            append_log(journal, " ".join(sentences), now, upkeep=True)
+            append_log(journal, health, now, upkeep=True)
         run.wrote = True
     else:
         skipped.append("summarise — nothing new since the last run")

@@ -1,7 +1,8 @@
 """Summarise: 2–6 sentences on what is new since the last run, and one health line, for the journal.
 
-Pure: the gardener appends the two lines to the day's journal (``memory/YYYY-MM-DD.md``), where
-recall finds them like any log line.
+Pure: the gardener appends the two lines to the ``## Upkeep`` section of the day's journal
+(``memory/YYYY-MM-DD.md``): there for whoever reads the day, found by search, never recalled into
+a prompt (a health line is no knowledge for the model, and would crowd "what did we do today?").
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from datetime import datetime, timedelta
 
 from memstrata.clock import parse_time
 from memstrata.fts import content_terms, match_expression
-from memstrata.journal.parse import find_entities
+from memstrata.journal.parse import UPKEEP, find_entities
 from memstrata.model import RecallItem
 from memstrata.recall.access import Access
 from memstrata.recall.entity import name_forms, query_phrases
@@ -143,12 +143,13 @@ def recall_items(
     candidates = list(pool.values())
     if filters.entity:  # the filter reads them; otherwise only the items returned need them
         _fill_entities(db, candidates)
-    promoted = _promoted(db, [c.item.source for c in candidates if c.item.stratum == "journal"])
+    entries = [c.item.source for c in candidates if c.item.stratum == "journal"]
+    left_out = _promoted(db, entries) | _upkeep(db, entries)
     kept = [
         candidate
         for candidate in candidates
         if passes(candidate.item, filters)
-        and candidate.item.source not in promoted
+        and candidate.item.source not in left_out
         and not _too_far(candidate, semantic_floor)
     ]
     content = _content(kept)
@@ -532,6 +533,21 @@ def items_for_sources(db: sqlite3.Connection, sources: Sequence[str]) -> dict[st
         item = _journal_item(row)
         found[item.source] = item
     return found
+
+
+def _upkeep(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
+    """The journal entries among ``sources`` in a day's ``## Upkeep`` section: memstrata's own
+    notes on its upkeep (the gardener's summary and health line), never recalled."""
+    lines = _journal_lines(sources)
+    if not lines:
+        return set()
+    rows = db.execute(
+        "SELECT j.source || '#L' || j.line FROM json_each(?) AS v"
+        " JOIN journal j ON j.source = json_extract(v.value, '$[0]')"
+        " AND j.line = json_extract(v.value, '$[1]') WHERE j.section = ? COLLATE NOCASE",
+        (json.dumps(lines), UPKEEP),
+    )
+    return {source for (source,) in rows}
 
 
 def _journal_rows(db: sqlite3.Connection, sources: Sequence[str]) -> list[sqlite3.Row]:
