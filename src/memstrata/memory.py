@@ -87,7 +87,15 @@ from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
 from memstrata.sqlite import file_identity
 from memstrata.wiki.index_file import RenderedIndex, render_index_file
-from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, TopicWrite
+from memstrata.wiki.store import (
+    DETAIL,
+    META,
+    SUMMARY,
+    HistoryRecord,
+    TopicStore,
+    TopicText,
+    TopicWrite,
+)
 from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
@@ -356,11 +364,19 @@ class Memory:
             self._reindex_topic(written.topic.id)
         return written
 
-    def restore_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
+    def restore_topic(
+        self, topic_id: str, *, actor: str = "user", reason: str = "", version: str | None = None
+    ) -> TopicWrite:
         """Bring an archived topic back to the state it had before it was archived: active
-        (in recall and the index again), or superseded when it had been replaced."""
+        (in recall and the index again), or superseded when it had been replaced.
+
+        With ``version`` (a hash from :meth:`topic_history`), bring back the text the topic
+        had then instead, in whatever state it is now; the text it replaces stays in history.
+        """
         require_plain("reason", reason, one_line=True)
         require_plain("actor", actor, one_line=True)
+        if version is not None:
+            return self._restore_version(topic_id, version, actor=actor, reason=reason)
         with self.lock.held():
             topic = self.topics.get(topic_id)
             if topic.meta.state != "archived":
@@ -379,6 +395,36 @@ class Memory:
             self._reindex_topic(written.topic.id)
         return written
 
+    def _restore_version(
+        self, topic_id: str, version: str, *, actor: str, reason: str
+    ) -> TopicWrite:
+        version = version.strip().lower()
+        with self.lock.held():
+            text = self.topics.version(topic_id, version)
+            current = self.topics.get(topic_id)
+            if (text.summary, text.detail) == (current.summary, current.detail):
+                raise InputError(
+                    f"{current.id} already reads as version {version}: nothing to restore"
+                )
+            # a person brings the text back now: recall's times and the gate's order read it
+            stated = {"observed": to_iso(self.clock())}
+            written = self.topics.write(
+                current.id,
+                text.summary,
+                text.detail,
+                actor=actor,
+                reason=reason or f"restored version {version}",
+                meta_changes=stated,
+                op="restore",
+            )
+            self._reindex_topic(written.topic.id)
+        held = self.index.held_topic(written.topic.id)
+        return replace(written, held=held) if held else written
+
+    def topic_version(self, topic_id: str, version: str) -> TopicText:
+        """The text ``topic_id`` had at ``version``, a hash from :meth:`topic_history`."""
+        return self.topics.version(topic_id, version)
+
     def get_topic(self, topic_id: str) -> Topic:
         return self.topics.get(topic_id)
 
@@ -395,6 +441,11 @@ class Memory:
         """The topic's history, oldest first; no such topic is a ``TopicNotFound``."""
         self.topics.folder_of(topic_id)  # an empty history would read as a topic never changed
         return self.topics.history(topic_id)
+
+    def topic_history_records(self, topic_id: str) -> list[HistoryRecord]:
+        """:meth:`topic_history` with the text each change replaced, where history kept it."""
+        self.topics.folder_of(topic_id)
+        return self.topics.history_records(topic_id)
 
     def _reindex_topic(self, topic_id: str) -> None:
         stamp = stamp_files(str(self.workspace.topic_dir(topic_id)), (SUMMARY, DETAIL, META))
@@ -502,6 +553,16 @@ class Memory:
         require_plain("actor", actor, one_line=True)
         with self.lock.held():
             return rule_on(self.gate, proposal_id, accept, keep, actor)
+
+    def held_topics_of(self, proposal: Proposal) -> list[HeldEntry]:
+        """The topics holding the text of an accepted quarantine ``proposal`` that are held out
+        of recall and the Index: accepting stores the text, and while it reads as an
+        instruction to the model it stays held, as every topic that reads so."""
+        if proposal.kind != "quarantine" or proposal.status != "accepted":
+            return []
+        text = redact_secrets(proposal.text).text.strip()
+        # a journal entry's source names its line (memory/<day>.md#L3); a topic id has no '#'
+        return [held for held in self.index.held() if "#" not in held.source and text in held.text]
 
     def _related_topics(self, text: str, entities: Sequence[str], limit: int) -> list[str]:
         """The topics the gate weighs a write against: those sharing its words, naming its

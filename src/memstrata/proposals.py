@@ -162,9 +162,14 @@ def _rulings(proposal: Proposal) -> list[str]:
             "not propose this again.",
             "If a topic changes before the next run, the proposal lapses and a fresh one is made.",
         ]
+    # A ruling decides what is stored, not what reaches the prompt: the hold is read from the
+    # text alone on every write path (gate, topic write, an editor), so nothing written into
+    # the files can let instruction-like text into recall. Rewording releases it.
     return [
-        f"`memstrata proposals accept {pid}` stores the text in the wiki as ordinary knowledge "
-        "(never in the rules files).",
+        f"`memstrata proposals accept {pid}` stores the text in the wiki through the gate, never "
+        "in the rules files. While it reads as an instruction to the model, its topic stays held "
+        "out of recall and the Index, as every topic that reads so; reword it (`memstrata topic "
+        "write`) to have it recalled.",
         f"`memstrata proposals reject {pid}` keeps it out for good (this file stays as a record).",
     ]
 

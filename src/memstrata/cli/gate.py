@@ -132,10 +132,22 @@ def show(ctx: click.Context, proposal_id: str, as_json: bool) -> None:
 def accept(ctx: click.Context, proposal_id: str, keep: str | None) -> None:
     """Accept a proposal (for a conflict, say which side to keep).
 
+    Quarantined text is stored in the wiki through the gate, never in the rules files; while
+    it reads as an instruction to the model its topic stays held out of recall and the Index
+    (a note names it), until it is reworded with memstrata topic write.
+
     Example: memstrata proposals accept p-0123456789 --keep b
     """
-    resolved = open_memory(ctx).resolve_proposal(proposal_id, True, keep)  # type: ignore[arg-type]
+    memory = open_memory(ctx)
+    resolved = memory.resolve_proposal(proposal_id, True, keep)  # type: ignore[arg-type]
     click.echo(f"{resolved.id} accepted: {resolved.ruling}")
+    for held in memory.held_topics_of(resolved):
+        click.echo(
+            f"note: {held.source} is held out of recall and the Index, it reads as an "
+            f"instruction to the model ({held.reason}); reword it (memstrata topic write "
+            f"{held.source} --summary-file FILE) to have it recalled",
+            err=True,
+        )
 
 
 @proposals.command()

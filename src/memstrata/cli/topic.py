@@ -1,4 +1,4 @@
-"""``memstrata topic``: list, show, history, archive and write wiki topics."""
+"""``memstrata topic``: list, show, history, archive, restore and write wiki topics."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from memstrata.cli.opener import open_memory
 from memstrata.cli.output import display_width, echo_json, one_line, padded
 from memstrata.errors import InputError
 from memstrata.jsonable import to_jsonable
+from memstrata.wiki.store import HistoryRecord, TopicText
 from memstrata.workspace.textfile import PLAIN_TEXT, decode_text, first_control
 
 
@@ -52,19 +53,29 @@ def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
 
 @topic.command()
 @click.argument("topic_id")
+@click.option(
+    "--version",
+    "version",
+    default=None,
+    help="Show the text it had at this version (a hash from topic history) instead.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def show(ctx: click.Context, topic_id: str, as_json: bool) -> None:
+def show(ctx: click.Context, topic_id: str, version: str | None, as_json: bool) -> None:
     """Show a topic: summary, detail, meta, and how often recall has returned it.
 
     The count and last time come from .memstrata/access.db, where recall records them; with
     --json they are "access": {"count", "last"}, and meta.json's access_count (not kept up)
     is left out. A topic whose title or summary reads as an instruction to the model says it
-    is held out of recall and the Index, and why ("held" with --json).
+    is held out of recall and the Index, and why ("held" with --json). With --version, only
+    the summary and detail it had then (--json: "id", "version", "summary", "detail").
 
     Example: memstrata topic show people/ann
     """
     memory = open_memory(ctx)
+    if version is not None:
+        _show_version(memory.topic_version(topic_id, version), topic_id, version, as_json)
+        return
     item = memory.get_topic(topic_id)
     use, held = memory.access_of(item.id), memory.topic_held(item)
     if as_json:
@@ -86,6 +97,17 @@ def show(ctx: click.Context, topic_id: str, as_json: bool) -> None:
         click.echo(item.detail.rstrip())
 
 
+def _show_version(text: TopicText, topic_id: str, version: str, as_json: bool) -> None:
+    if as_json:
+        echo_json({"id": topic_id, "version": version, **to_jsonable(text)})
+        return
+    click.echo(f"# {topic_id} at version {version}")
+    click.echo(text.summary.rstrip())
+    if text.detail.strip():
+        click.echo("\n--- detail ---")
+        click.echo(text.detail.rstrip())
+
+
 @topic.command()
 @click.argument("topic_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -93,18 +115,32 @@ def show(ctx: click.Context, topic_id: str, as_json: bool) -> None:
 def history(ctx: click.Context, topic_id: str, as_json: bool) -> None:
     """Show every recorded change of a topic, oldest first.
 
+    A change of the text keeps the text it replaced: its line is followed by "was: …", and
+    `topic show --version` / `topic restore --version` with the hash before the arrow show or
+    bring it back (--json: "replaced": {"summary", "detail"}).
+
     Example: memstrata topic history people/ann
     """
-    entries = open_memory(ctx).topic_history(topic_id)
+    records = open_memory(ctx).topic_history_records(topic_id)
     if as_json:
-        echo_json(entries)
+        echo_json([_history_json(record) for record in records])
         return
-    for entry in entries:
+    for record in records:
+        entry = record.entry
         reason = f" — {entry.reason}" if entry.reason else ""
         click.echo(
             f"{entry.time} {entry.actor:<8} {entry.op:<9} {entry.before or '∅':>16} → "
             f"{entry.after}{reason}"
         )
+        if record.replaced is not None:
+            click.echo(f"    was: {one_line(record.replaced.summary, 70)}")
+
+
+def _history_json(record: HistoryRecord) -> dict[str, object]:
+    shown: dict[str, object] = to_jsonable(record.entry)
+    if record.replaced is not None:
+        shown["replaced"] = to_jsonable(record.replaced)
+    return shown
 
 
 @topic.command()
@@ -122,16 +158,31 @@ def archive(ctx: click.Context, topic_id: str, reason: str) -> None:
 
 @topic.command()
 @click.argument("topic_id")
+@click.option(
+    "--version",
+    "version",
+    default=None,
+    help="Bring back the text it had at this version (a hash from topic history) instead.",
+)
 @click.option("--reason", default="", help="Why (recorded in history).")
 @click.pass_context
-def restore(ctx: click.Context, topic_id: str, reason: str) -> None:
+def restore(ctx: click.Context, topic_id: str, version: str | None, reason: str) -> None:
     """Bring an archived topic back to the state it had before it was archived.
 
     That is active (in recall and the index again), or superseded if it had been replaced.
+    With --version, bring back an earlier text instead (the state stays as it is); the text
+    it replaces is kept in history in turn.
 
     Example: memstrata topic restore projects/old-site --reason "back in use"
     """
-    written = open_memory(ctx).restore_topic(topic_id, reason=reason)
+    written = open_memory(ctx).restore_topic(topic_id, reason=reason, version=version)
+    if version is not None:
+        entry = written.entry
+        click.echo(
+            f"restored {written.topic.id} to version {version} ({entry.before} → {entry.after})"
+        )
+        _note_held(written.held)
+        return
     meta = written.topic.meta
     by = f" by {meta.superseded_by}" if meta.superseded_by else ""
     state = "" if meta.state == "active" else f" ({meta.state}{by})"
@@ -159,6 +210,9 @@ def write(
 ) -> None:
     """Create or update a topic by hand (recorded in history with actor 'user').
 
+    The text an update replaces is kept in the topic's history: topic history shows it, and
+    topic restore --version brings it back.
+
     Example: printf "# Ann\\nLikes cortado.\\n" | memstrata topic write people/ann --summary-file -
     """
     if str(summary_file) == "-" and detail_file is not None and str(detail_file) == "-":
@@ -168,10 +222,14 @@ def write(
     written = open_memory(ctx).write_topic(topic_id, summary, detail, reason=reason)
     verb = "created" if written.created else "updated"
     click.echo(f"{verb} {written.topic.id} ({written.entry.before or '∅'} → {written.entry.after})")
-    if written.held:
+    _note_held(written.held)
+
+
+def _note_held(held: str) -> None:
+    if held:
         click.echo(
             f"note: held out of recall and the Index, it reads as an instruction to the model"
-            f" ({written.held}); it stays in the topic's files",
+            f" ({held}); it stays in the topic's files",
             err=True,
         )
 

@@ -5,7 +5,8 @@ A topic lives in ``memory/topics/<namespace>/<slug>/``:
     summary.md     the recall unit (≤ 1000 chars)
     detail.md      read on demand (≤ 8000 chars; may be absent)
     meta.json      state, timestamps, counts, owner, links, lineage
-    history.jsonl  one line per change: time, actor, op, before/after hash, reason
+    history.jsonl  one line per change: time, actor, op, before/after hash, reason, and for a
+                   change of the text, the text it replaced (so an overwrite can be undone)
 
 Every write is crash-safe in two steps. First a write-ahead *intent* holding the complete new state
 is written to ``memory/.pending/``; then the files are replaced atomically, the history line is
@@ -46,6 +47,7 @@ from memstrata.model import (
     TopicState,
     is_confidence,
 )
+from memstrata.redaction import redact_secrets
 from memstrata.wiki.index_file import update_index_file
 from memstrata.wiki.text import content_hash, title_of
 from memstrata.workspace.atomic import append_line, write_atomic, write_json_atomic
@@ -56,6 +58,27 @@ from memstrata.workspace.textfile import decode_text
 
 SUMMARY, DETAIL, META, HISTORY = "summary.md", "detail.md", "meta.json", "history.jsonl"
 _META_KEYS = frozenset(field.name for field in fields(TopicMeta))
+#: the key of a history line that holds the text its change replaced
+REPLACED = "replaced"
+
+
+@dataclass(frozen=True, slots=True)
+class TopicText:
+    """A topic's summary and detail as they stood at one point of its history."""
+
+    summary: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRecord:
+    """One line of ``history.jsonl``: the change, and the text it replaced if that was kept."""
+
+    entry: HistoryEntry
+    #: the text before the change (version ``entry.before``), with secrets redacted; ``None``
+    #: when the change left the text as it was, for a hand edit (the old text was gone from
+    #: disk before memstrata saw it) and for lines written before memstrata kept the text
+    replaced: TopicText | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,21 +265,57 @@ class TopicStore:
 
     def history(self, topic_id: str) -> list[HistoryEntry]:
         """The topic's history, oldest first; a torn last line (crash) is ignored."""
+        return [record.entry for record in self.history_records(topic_id)]
+
+    def history_records(self, topic_id: str) -> list[HistoryRecord]:
+        """:meth:`history` with the text each change replaced, where it was kept."""
         path = self.workspace.topic_dir(parse_topic_id(topic_id)) / HISTORY
         if not path.exists():
             return []
-        entries: list[HistoryEntry] = []
+        records: list[HistoryRecord] = []
         lines = _read(path).split("\n")
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                entries.append(HistoryEntry(**json.loads(line)))
+                records.append(_record_of(json.loads(line)))
             except (json.JSONDecodeError, TypeError) as error:
                 if number >= len(lines) - 1:
                     break  # a line torn by a crash mid-append
                 raise ParseError(path, number, f"not a history entry: {error}") from error
-        return entries
+        return records
+
+    def version(self, topic_id: str, version: str) -> TopicText:
+        """The text of ``topic_id`` at ``version`` (a ``before`` or ``after`` hash of its
+        history): the current text, or the text a later change replaced and history kept.
+
+        Raises :class:`InputError` when history never names the version, or names it without
+        its text (replaced by a hand edit, or before memstrata kept replaced text).
+        """
+        topic = self.get(topic_id)
+        wanted = version.strip().lower()
+        records = self.history_records(topic.id)
+        texts = [TopicText(topic.summary, topic.detail)]
+        for record in records:
+            if record.replaced is None:
+                continue
+            if record.entry.before == wanted:
+                return record.replaced  # its hash may not match: secrets were redacted
+            texts.append(record.replaced)
+        # A hash holds the state too: a text archived, or restored, has one hash per state.
+        for text in texts:
+            if any(content_hash(text.summary, text.detail, s) == wanted for s in TOPIC_STATES):
+                return text
+        named = any(wanted in (record.entry.before, record.entry.after) for record in records)
+        if not named:
+            raise InputError(
+                f"{topic.id} has no version {version!r}: `memstrata topic history "
+                f"{topic.id}` lists its versions"
+            )
+        raise InputError(
+            f"{topic.id}: the text of version {wanted} was not kept (a hand edit replaced it, "
+            "or a change made before memstrata kept replaced text in history)"
+        )
 
     def _last_entry(self, topic_id: str) -> HistoryEntry | None:
         """The newest history line that can be read, or ``None``.
@@ -272,7 +331,7 @@ class TopicStore:
             if not line.strip():
                 continue
             try:
-                return HistoryEntry(**json.loads(line))
+                return _record_of(json.loads(line)).entry
             except (json.JSONDecodeError, TypeError):
                 continue
         return None
@@ -342,13 +401,13 @@ class TopicStore:
         folder = self.workspace.topic_dir(topic_id)
         created = not (folder / SUMMARY).is_file()
         if created:
-            old_detail, before = "", ""
+            old_summary, old_detail, before = "", "", ""
             meta = TopicMeta(state="active", created=now, updated=now)
         else:
             current = self.get(topic_id)
             self.pick_up_edit(topic_id, current)
-            old_detail, meta = current.detail, current.meta
-            before = content_hash(current.summary, old_detail, meta.state)
+            old_summary, old_detail, meta = current.summary, current.detail, current.meta
+            before = content_hash(old_summary, old_detail, meta.state)
         new_detail = old_detail if edit.detail is None else edit.detail
         meta = replace(meta, **{"updated": now, **(edit.meta_changes or {})})
         if edit.state is not None:
@@ -361,13 +420,21 @@ class TopicStore:
             after=content_hash(edit.summary, new_detail, meta.state),
             reason=edit.reason,
         )
-        change = {
+        change: dict[str, Any] = {
             "topic": topic_id,
             "summary": edit.summary,
             "detail": new_detail,
             "meta": meta_to_dict(meta),
             "entry": asdict(entry),
         }
+        if not created and (edit.summary, new_detail) != (old_summary, old_detail):
+            # The files keep only the newest text: history keeps what this change replaces,
+            # so any earlier text can be read and restored. A secret typed into the files by
+            # hand is not made permanent in an append-only file.
+            change[REPLACED] = {
+                "summary": redact_secrets(old_summary).text,
+                "detail": redact_secrets(old_detail).text,
+            }
         slug = topic_id.split("/", 1)[1]
         topic = Topic(topic_id, title_of(edit.summary, slug), edit.summary, new_detail, meta)
         return change, TopicWrite(topic, entry, created)
@@ -491,7 +558,8 @@ class TopicStore:
         write_json_atomic(meta_path, merged)
         entry = HistoryEntry(**change["entry"])
         if self._last_entry(topic_id) != entry:
-            append_line(folder / HISTORY, _history_line(entry))
+            # an intent left by a version that kept no replaced text has none
+            append_line(folder / HISTORY, _history_line(entry, change.get(REPLACED)))
         # The topic as just written, without reading the files back.
         slug = topic_id.split("/", 1)[1]
         return Topic(
@@ -621,8 +689,29 @@ def _shown(path: Path) -> str:
     return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def _history_line(entry: HistoryEntry) -> str:
-    return json.dumps(asdict(entry), ensure_ascii=False, sort_keys=True)
+def _history_line(entry: HistoryEntry, replaced: Mapping[str, str] | None = None) -> str:
+    line: dict[str, Any] = asdict(entry)
+    if replaced is not None:
+        line[REPLACED] = dict(replaced)
+    return json.dumps(line, ensure_ascii=False, sort_keys=True)
+
+
+def _record_of(line: Any) -> HistoryRecord:
+    """One parsed history line as a record; raises ``TypeError`` for anything else. A line
+    without ``replaced`` (every line before memstrata kept replaced text) is read as before."""
+    if not isinstance(line, dict):
+        raise TypeError(f"expected a JSON object, got {type(line).__name__}")
+    values = dict(line)
+    kept = values.pop(REPLACED, None)
+    replaced = None
+    if kept is not None:
+        # named, not shown: the text may run to thousands of characters
+        if not isinstance(kept, dict) or set(kept) != {"summary", "detail"}:
+            raise TypeError(f"{REPLACED} must hold a summary and a detail and nothing else")
+        if not all(isinstance(text, str) for text in kept.values()):
+            raise TypeError(f"{REPLACED} must hold its summary and detail as text")
+        replaced = TopicText(kept["summary"], kept["detail"])
+    return HistoryRecord(HistoryEntry(**values), replaced)
 
 
 def _read(path: Path) -> str:
