@@ -172,6 +172,22 @@ def test_every_read_command_prints_json(ws: Path):
         json.loads(result.stdout)
 
 
+def test_demo_never_builds_over_a_folder_that_holds_something(tmp_path: Path):
+    assert run("init", str(tmp_path / "mine")).returncode == 0
+    own = tmp_path / "mine" / "memory" / "2025-11-26.md"
+    own.write_text("# 2025-11-26\n\n- my own note\n")
+
+    result = run("demo", "--path", str(tmp_path / "mine"))
+
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith(
+        "not empty; the demo builds its sample workspace in a new or empty folder only (it "
+        "would write sample topics and journal days over what is there)"
+    )
+    assert own.read_text() == "# 2025-11-26\n\n- my own note\n"
+    assert not (tmp_path / "mine" / "memory" / "topics" / "people").exists()
+
+
 def test_demo_runs_end_to_end():
     result = run("demo")
     assert result.returncode == 0, result.stderr

@@ -127,7 +127,10 @@ def rebuild(ctx: click.Context, as_json: bool) -> None:
     "--path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Build the demo workspace here and keep it (default: a temporary folder, removed after).",
+    help=(
+        "Build the demo workspace here, a new or empty folder, and keep it (default: a "
+        "temporary folder, removed after)."
+    ),
 )
 def demo(path: Path | None) -> None:
     """Build a workspace from bundled sample data, then show ingest, a search and a context.

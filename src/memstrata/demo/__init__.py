@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
+from memstrata.errors import InputError
 from memstrata.memory import Memory
 from memstrata.workspace.layout import init_workspace
 
@@ -28,8 +29,11 @@ def data_dir() -> Path:
 
 
 def build_demo_workspace(root: Path) -> Memory:
-    """Lay out a workspace at ``root`` from the sample data and return it opened."""
+    """Lay out a workspace at ``root`` (a new or empty folder) from the sample data and return
+    it opened. Any other folder is refused: the sample's journal days and topics would be
+    written over the user's own, and a journal keeps no history to bring them back from."""
     data = data_dir()
+    _require_empty(root)
     init_workspace(root)
     memory = Memory(root, clock=lambda: DEMO_NOW)
     for journal in sorted((data / "journal").glob("*.md")):
@@ -40,6 +44,19 @@ def build_demo_workspace(root: Path) -> Memory:
             topic_id, summary.read_text("utf-8"), actor="demo", reason="demo sample data"
         )
     return memory
+
+
+def _require_empty(root: Path) -> None:
+    try:
+        holds = root.is_dir() and any(root.iterdir())
+    except OSError as error:
+        raise InputError(f"{root}: cannot list the folder ({error.strerror})") from error
+    if holds or (root.exists() and not root.is_dir()):
+        what = "not empty" if holds else "not a folder"
+        raise InputError(
+            f"{root}: {what}; the demo builds its sample workspace in a new or empty folder "
+            "only (it would write sample topics and journal days over what is there)"
+        )
 
 
 def run_demo(path: Path | None, say: Callable[[str], None]) -> None:
