@@ -135,3 +135,17 @@ def test_a_device_named_directly_is_refused_with_what_to_do(memory: Memory):
     with pytest.raises(InputError, match=r"not a regular file \(a device or a socket\)"):
         memory.ingest(Path("/dev/zero"))
     assert memory.raw.counts() == {"sessions": 0, "turns": 0}
+
+
+def test_a_named_file_of_plain_text_asked_as_jsonl_says_where_it_stopped_being_json(
+    memory: Memory, tmp_path: Path
+):
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text("just a note\nanother\n")
+
+    report = memory.ingest([notes], format_name="jsonl")
+
+    assert [str(problem) for problem in report.problems] == [
+        f"{notes}: no jsonl session found: the file does not match --format jsonl"
+        " (no format memstrata knows claims it); line 1: invalid JSON: Expecting value (column 1)"
+    ]

@@ -284,6 +284,10 @@ def _import_file(
         looks = f"it looks like {detected}" if detected else "no format memstrata knows claims it"
         what = "the input" if stream else "the file"
         message = f"no {chosen} session found: {what} does not match --format {chosen} ({looks})"
+        first = parsed.problems[0] if parsed.problems else None
+        if first is not None and first.line is not None:
+            # what the importer tripped on first says why it does not match
+            message += f"; line {first.line}: {first.message}"
         _skip_unknown(shown, message, named, report)
         return
     report.files += 1
