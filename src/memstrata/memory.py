@@ -30,6 +30,7 @@ from memstrata.errors import (
     DiskFull,
     EmbedderFailed,
     InputError,
+    ParseError,
     RawStoreDamaged,
     WorkspaceReadOnly,
 )
@@ -641,46 +642,72 @@ class Memory:
         return self.workspace.journal_path(day)
 
     def promote(
-        self, day: str | None = None, *, dry_run: bool = False
+        self,
+        day: str | None = None,
+        *,
+        dry_run: bool = False,
+        on_problem: Callable[[Problem], None] | None = None,
     ) -> list[tuple[Fact, Verdict]]:
         """Send journal ``## Retain`` facts not promoted yet through the gate into the wiki.
 
         Each fact goes in with its kind, entities, confidence, its day as the time it was
         stated, and its ``file#line`` as the source. Promoted facts are listed in
         ``memory/.promoted`` so that promoting again skips them, also when lines logged above
-        them moved them; a fact edited since has a new text and is promoted again (the gate
-        then merges or supersedes).
+        them moved them, and when another process promoted them meanwhile; a fact edited since
+        has a new text and is promoted again (the gate then merges or supersedes).
+
+        ``on_problem`` is told what was left alone: a Retain bullet that does not parse, a day
+        that cannot be read (``day`` named: an error), and a fact on a line holding bytes that
+        are no UTF-8 (it waits for the bytes to be fixed: read as U+FFFD it would enter the wiki
+        mangled, and its mended text would then conflict with it).
         """
         record = self.workspace.memory_dir / PROMOTED_FILE
-        done = promoted_facts(read_promoted(record))
+        tell = on_problem or (lambda _problem: None)
         paths = [self._journal_day(day)] if day else self.journal_paths()
         results: list[tuple[Fact, Verdict]] = []
+        done = _PromotedRecord(record)
         for path in paths:
-            if not path.exists():
+            if day and not path.is_file():
                 raise InputError(f"{self.workspace.relative(path)}: no journal for that day")
-            for fact in self._parse_journal_file(path).facts:
-                key = promotion_key(fact.source, fact.text)
-                if (fact_file(fact.source), fact_digest(fact.text)) in done:
+            try:
+                parsed, bad_lines = self._read_journal_file(path)
+            except ParseError as error:
+                if day:
+                    raise
+                tell(Problem(error.path, error.line, error.problem))
+                continue
+            for problem in parsed.problems:
+                tell(problem)
+            for fact in parsed.facts:
+                if bad_lines.intersection(range(fact.line, fact.line + fact.text.count("\n") + 1)):
+                    tell(Problem(fact.source.rpartition("#L")[0], fact.line, _NOT_UTF8_FACT))
                     continue
-                verdict = self.remember(
-                    fact.text,
-                    kind=fact.kind,
-                    entities=fact.entities,
-                    confidence=fact.confidence,
-                    source=fact.source,
-                    observed=f"{fact.day}T00:00:00Z",
-                    actor="journal",
-                    dry_run=dry_run,
-                )
-                results.append((fact, verdict))
-                if not dry_run:
-                    with self.lock.held():
-                        append_line(record, key)
-                    done.add((fact_file(fact.source), fact_digest(fact.text)))
+                if dry_run:
+                    if not done.holds(fact):
+                        results.append((fact, self._promote_one(fact, dry_run=True)))
+                    continue
+                # Checked and recorded under the lock: two promotes at once send each fact once.
+                with self.lock.held():
+                    if done.holds(fact):
+                        continue
+                    results.append((fact, self._promote_one(fact, dry_run=False)))
+                    done.add(fact)
         if results and not dry_run:
             with self.lock.held():
                 sync_promoted(self.index, self.workspace)
         return results
+
+    def _promote_one(self, fact: Fact, *, dry_run: bool) -> Verdict:
+        return self.remember(
+            fact.text,
+            kind=fact.kind,
+            entities=fact.entities,
+            confidence=fact.confidence,
+            source=fact.source,
+            observed=f"{fact.day}T00:00:00Z",
+            actor="journal",
+            dry_run=dry_run,
+        )
 
     def journal_paths(self) -> list[Path]:
         folder = self.workspace.memory_dir
@@ -697,16 +724,25 @@ class Memory:
     def _parse_journal_file(self, path: Path) -> ParsedJournal:
         """A journal day, whole: a line with bytes that are no UTF-8 is read with U+FFFD in
         their place and named as a problem, so one bad byte never hides the rest of the day."""
+        return self._read_journal_file(path)[0]
+
+    def _read_journal_file(self, path: Path) -> tuple[ParsedJournal, set[int]]:
+        """:meth:`_parse_journal_file`, and the lines that held bytes that are no UTF-8."""
         day = day_of(path.name) or ""
-        text, bad = read_mending(path)
         source = self.workspace.relative(path)
+        try:
+            text, bad = read_mending(path)
+        except OSError as error:
+            # a folder or a link in a loop named like a day: a problem of its own, the other
+            # days are read
+            raise ParseError(source, None, f"cannot read it ({error.strerror})") from error
         parsed = parse_journal(text, source, day)
         if not bad:
-            return parsed
+            return parsed, set()
         mended = tuple(
             Problem(source, line, "invalid UTF-8, read as \ufffd: fix the bytes") for line in bad
         )
-        return replace(parsed, problems=(*mended, *parsed.problems))
+        return replace(parsed, problems=(*mended, *parsed.problems)), set(bad)
 
     # -- raw -----------------------------------------------------------------------------------
 
@@ -1251,3 +1287,34 @@ NEAREST_RELATED = 4
 def _wordless(query: str) -> str:
     """What a query with nothing to match holds, for the note that says so."""
     return "only common words" if query_terms(query) else "no words"
+
+
+_NOT_UTF8_FACT = (
+    "not promoted: the fact holds bytes that are no UTF-8 (read as \ufffd); fix the bytes "
+    "and promote again"
+)
+
+
+class _PromotedRecord:
+    """``memory/.promoted`` as read, read again only when it grew (another process promoted)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._size = -1
+        self._facts: set[tuple[str, str]] = set()
+
+    def holds(self, fact: Fact) -> bool:
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size != self._size:
+            self._facts = promoted_facts(read_promoted(self.path))
+            self._size = size
+        return (fact_file(fact.source), fact_digest(fact.text)) in self._facts
+
+    def add(self, fact: Fact) -> None:
+        """Record ``fact`` as promoted (the caller holds the lock: no one else appends)."""
+        append_line(self.path, promotion_key(fact.source, fact.text))
+        self._facts.add((fact_file(fact.source), fact_digest(fact.text)))
+        self._size = self.path.stat().st_size

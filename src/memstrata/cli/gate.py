@@ -6,8 +6,8 @@ import click
 
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json, one_line
-from memstrata.gate.verdicts import verdict_name
-from memstrata.model import FACT_KINDS
+from memstrata.gate.verdicts import Rejected, verdict_name
+from memstrata.model import FACT_KINDS, Problem
 
 
 @click.command()
@@ -170,9 +170,15 @@ def reject(ctx: click.Context, proposal_id: str) -> None:
 def promote(ctx: click.Context, day: str | None, dry_run: bool, as_json: bool) -> None:
     """Promote journal ## Retain facts into the wiki, each through the gate (once per fact).
 
+    What it leaves alone is named on stderr: a Retain bullet that does not parse, a day that
+    cannot be read, a fact holding bytes that are no UTF-8 (it waits for them to be fixed).
+
     Example: memstrata promote --day 2025-11-27 --dry-run
     """
-    results = open_memory(ctx).promote(day, dry_run=dry_run)
+    problems: list[Problem] = []
+    results = open_memory(ctx).promote(day, dry_run=dry_run, on_problem=problems.append)
+    for problem in problems:
+        click.echo(f"problem: {problem}", err=True)
     if as_json:
         echo_json(
             [
@@ -185,6 +191,8 @@ def promote(ctx: click.Context, day: str | None, dry_run: bool, as_json: bool) -
         click.echo("nothing new to promote")
     for fact, verdict in results:
         where = getattr(verdict, "topic_id", "") or getattr(verdict, "proposal_id", "")
+        if isinstance(verdict, Rejected):
+            where = f"({verdict.reason})"
         click.echo(f"{fact.source}: {verdict_name(verdict)} {where}".rstrip())
     if results and dry_run:
         click.echo("(dry run: nothing written)")
