@@ -399,3 +399,16 @@ def test_status_shows_fifty_problems_and_counts_the_rest(ws: Path):
     problems = [line for line in result.stderr.splitlines() if line.startswith("problem:")]
     assert len(problems) == 51
     assert problems[-1] == "problem: … and 10 more (status --json lists them all)"
+
+
+def test_a_workspace_path_that_is_a_link_in_a_loop_is_one_line(tmp_path: Path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    loop = str(tmp_path / "a")
+
+    for result in (
+        run("init", loop),
+        run("--workspace", loop, "status"),
+        run("status", env={"MEMSTRATA_WORKSPACE": loop}),
+    ):
+        assert_one_line_error(result, loop, "cannot follow its links", "Symlink loop")

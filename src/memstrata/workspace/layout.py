@@ -144,7 +144,7 @@ def init_workspace(root: Path, config: Config | None = None) -> Workspace:
     ``.memstrata/``), where the new folders would become the outer one's stray topics; a
     workspace whose ``memstrata.toml`` is already there but invalid is named, not made ready.
     """
-    workspace = Workspace(root.resolve())
+    workspace = Workspace(resolved(root, "the folder to lay out"))
     _refuse_nesting(workspace.root)
     if workspace.config_path.is_dir():
         raise WorkspaceError(
@@ -208,7 +208,7 @@ def find_workspace(explicit: Path | None = None, start: Path | None = None) -> W
     configured = os.environ.get(ENV_VAR)
     if configured:
         return _require_workspace(Path(configured), ENV_VAR)
-    here = (start or Path.cwd()).resolve()
+    here = resolved(start or Path.cwd(), "the current folder")
     for folder in (here, *here.parents):
         if (folder / CONFIG_NAME).is_file():
             return Workspace(folder)
@@ -217,8 +217,17 @@ def find_workspace(explicit: Path | None = None, start: Path | None = None) -> W
     )
 
 
+def resolved(path: Path, what: str) -> Path:
+    """``path`` made absolute with its links followed; a link in a loop is a
+    :class:`WorkspaceError` naming it (``Path.resolve`` raises ``RuntimeError`` for it)."""
+    try:
+        return path.expanduser().resolve()
+    except (RuntimeError, OSError) as error:
+        raise WorkspaceError(f"{path}: cannot follow its links ({what}): {error}") from error
+
+
 def _require_workspace(path: Path, origin: str) -> Workspace:
-    root = path.expanduser().resolve()
+    root = resolved(path, f"from {origin}")
     if (root / CONFIG_NAME).is_file():
         return Workspace(root)
     inside = next((f for f in root.parents if (f / CONFIG_NAME).is_file()), None)
