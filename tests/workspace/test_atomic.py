@@ -87,12 +87,14 @@ def test_a_history_line_torn_by_a_killed_writer_is_written_again_whole(memory: M
     create, update = (folder / "history.jsonl").read_text().splitlines()
     # The state a writer killed mid-append leaves: its intent, and half its history line.
     (folder / "history.jsonl").write_text(f"{create}\n{update[: len(update) // 2]}")
+    entry = json.loads(update)
     write_intent = {
         "topic": "people/ann",
         "summary": "Design director.",
         "detail": "",
         "meta": json.loads((folder / "meta.json").read_text()),
-        "entry": json.loads(update),
+        "replaced": entry.pop("replaced"),  # the text the update replaced, kept in history
+        "entry": entry,
     }
     memory.workspace.pending_dir.mkdir(parents=True, exist_ok=True)
     write_atomic(memory.topics._intent_path("people/ann"), json.dumps(write_intent))
