@@ -66,7 +66,8 @@ def test_the_first_tick_gardens_and_the_next_finds_nothing_due_and_touches_nothi
     assert file_states(root) == before
     assert not opened  # a no-op tick never opens the index or the raw database
     [garden] = [job for job in second.jobs if job.name == "garden"]
-    assert garden.next_due == "2025-12-04T10:00:00Z"
+    # the messy workspace holds more than one run's budget: the garden goes on a day later
+    assert garden.next_due == "2025-11-28T10:00:00Z"
 
 
 def test_distill_is_reported_as_a_missing_capability_not_faked(workspace: Path):
@@ -75,11 +76,48 @@ def test_distill_is_reported_as_a_missing_capability_not_faked(workspace: Path):
     assert distill.status == "skipped" and "missing capability" in distill.detail
 
 
-def test_the_garden_is_due_again_a_week_later(messy: tuple[Path, Truth]):
+def test_a_garden_stopped_at_its_budget_goes_on_daily_then_weekly_once_it_ends_clean(
+    messy: tuple[Path, Truth],
+):
     root, _truth = messy
+    day = NOW
+    _tick(root, day)
+    runs = 1
+    while True:
+        assert _statuses(_tick(root, day + timedelta(hours=23))[0])["garden"] == "not due"
+        day += timedelta(days=1)
+        report, _ = _tick(root, day)
+        [garden] = [job for job in report.jobs if job.name == "garden"]
+        assert garden.status == "ran"
+        runs += 1
+        if garden.detail.endswith("resume point clean"):
+            break
+        assert runs < 20, "the garden never finished"
+
+    assert _statuses(_tick(root, day + timedelta(days=6))[0])["garden"] == "not due"
+    assert _statuses(_tick(root, day + timedelta(days=7))[0])["garden"] == "ran"
+
+
+def test_a_lost_upkeep_file_never_writes_a_session_into_the_journal_twice(scratch: Path):
+    root = scratch / "ws"
+    init_workspace(root)
     _tick(root, NOW)
-    assert _statuses(_tick(root, NOW + timedelta(days=6))[0])["garden"] == "not due"
-    assert _statuses(_tick(root, NOW + timedelta(days=7))[0])["garden"] == "ran"
+    with Memory(root, clock=lambda: NOW) as memory:
+        memory.raw.upsert(
+            Session(
+                "s-1", "jsonl", "jsonl:me:main", ago(0.1), ago(0.1), "x.jsonl", "Plan  the\nroute"
+            ),
+            [Turn("s-1", 0, "user", ago(0.1), "plan the zeppelin route")],
+        )
+    journal = root / "memory" / "2025-11-27.md"
+    _tick(root, NOW)
+    once = journal.read_text()
+
+    (root / "memory" / ".upkeep.json").write_text("{")  # damaged: every job is due again
+    _tick(root, NOW + timedelta(minutes=1))
+
+    assert once.count("Session “Plan the route”") == 1
+    assert journal.read_text() == once
 
 
 def test_a_session_is_flushed_to_the_journal_once_30_minutes_after_its_last_turn(scratch: Path):

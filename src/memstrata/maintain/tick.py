@@ -2,7 +2,7 @@
 
 Due checks are lazy and stored in the workspace (``memory/.upkeep.json``)::
 
-    {"version": 1, "garden": {"last": "…", "report": "…"},
+    {"version": 1, "garden": {"last": "…", "report": "…", "resume": "…"},
      "flush": {"raw_stamp": "…", "until": "…", "waiting": {"<session>": "<last turn>"},
                "flushed": {"<session>": "<last turn>"}},
      "index": {"stamp": "…", "last": "…"}}
@@ -12,7 +12,8 @@ Due checks are lazy and stored in the workspace (``memory/.upkeep.json``)::
   the day's log says it happened. Sessions older than the distill window are marked without a
   line. Looking is due only when ``raw/sessions.db`` changed or a waiting session went idle.
 - **distill**: daily once it exists; it does not yet, so it is reported as skipped.
-- **garden**: weekly (``upkeep.garden_every_days``), in propose mode, within the garden budget.
+- **garden**: weekly (``upkeep.garden_every_days``), in propose mode, within the garden budget;
+  a run that stopped at its budget (a resume point) goes on a day later, until one ends clean.
 - **index**: the approximate vector index (``.memstrata/ann/*.ivf``, see
   :mod:`memstrata.recall.ann`) of every kind with ``recall.ann_min_vectors`` vectors is built,
   or rebuilt once stale or unusable, from the vectors already in ``.memstrata/index.db`` — no
@@ -48,7 +49,7 @@ from memstrata.maintain.gardener import run_garden
 from memstrata.maintain.state import exclusive
 from memstrata.sqlite import read_only_uri
 from memstrata.workspace.atomic import write_json_atomic
-from memstrata.workspace.textfile import read_text
+from memstrata.workspace.textfile import read_mending, read_text
 
 if TYPE_CHECKING:
     from memstrata.memory import Memory
@@ -57,6 +58,8 @@ DISTILL_MISSING = "missing capability: distill is not built yet"
 EMBEDDINGS_OFF = "embeddings are off: no vectors to index"
 #: the index job looks at most this often (see the module docstring for why an hour)
 INDEX_EVERY = timedelta(hours=1)
+#: a garden run that stopped at its budget goes on after this, not a week later
+GARDEN_RESUME_AFTER = timedelta(days=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,8 @@ class UpkeepState:
 
     garden_last: str = ""
     garden_report: str = ""
+    #: where the last garden run stopped at its budget ("" or "clean": it finished)
+    garden_resume: str = ""
     raw_stamp: str = ""
     #: every session whose last turn is before this was handled
     flushed_until: str = ""
@@ -111,6 +116,7 @@ def read_upkeep(path: Path) -> UpkeepState:
         return UpkeepState(
             garden_last=str(garden.get("last", "")),
             garden_report=str(garden.get("report", "")),
+            garden_resume=str(garden.get("resume", "")),
             raw_stamp=str(flush.get("raw_stamp", "")),
             flushed_until=str(flush.get("until", "")),
             waiting=dict(flush.get("waiting", {})),
@@ -127,7 +133,11 @@ def write_upkeep(path: Path, state: UpkeepState) -> None:
         path,
         {
             "version": 1,
-            "garden": {"last": state.garden_last, "report": state.garden_report},
+            "garden": {
+                "last": state.garden_last,
+                "report": state.garden_report,
+                "resume": state.garden_resume,
+            },
             "flush": {
                 "raw_stamp": state.raw_stamp,
                 "until": state.flushed_until,
@@ -171,7 +181,7 @@ def due_jobs(
     """
     idle = timedelta(minutes=config.idle_flush_minutes)
     last_garden = parse_time(state.garden_last)
-    garden_next = last_garden + timedelta(days=config.garden_every_days) if last_garden else now
+    garden_next = last_garden + garden_interval(state, config) if last_garden else now
     idle_at = [when + idle for when in map(parse_time, state.waiting.values()) if when]
     flush_next = min(idle_at) if idle_at else None
     flush_due = stamp != state.raw_stamp or (flush_next is not None and flush_next <= now)
@@ -185,6 +195,13 @@ def due_jobs(
             to_iso(look_next) if look_next and index_waits else "",
         ),
     }
+
+
+def garden_interval(state: UpkeepState, config: UpkeepConfig) -> timedelta:
+    """A week after a run that finished; a day after one that stopped at its budget."""
+    if state.garden_resume in ("", "clean"):
+        return timedelta(days=config.garden_every_days)
+    return GARDEN_RESUME_AFTER
 
 
 def run_tick(memory: Memory, now: datetime | None = None) -> TickReport:
@@ -234,11 +251,14 @@ def _run_due(memory: Memory, path: Path, now: datetime, distill: JobResult) -> T
             jobs.append(JobResult("garden", "failed", str(error)))
         else:
             state = replace(
-                state, garden_last=to_iso(now), garden_report=report.path or state.garden_report
+                state,
+                garden_last=to_iso(now),
+                garden_report=report.path or state.garden_report,
+                garden_resume=report.resume_point,
             )
             write_upkeep(path, state)
             detail = f"{report.tally}; resume point {report.resume_point}"
-            every = timedelta(days=memory.config.upkeep.garden_every_days)
+            every = garden_interval(state, memory.config.upkeep)
             jobs.append(JobResult("garden", "ran", detail, to_iso(now + every)))
     else:
         jobs.append(JobResult("garden", "not due", next_due=due["garden"][1]))
@@ -379,5 +399,10 @@ def _journal_session(memory: Memory, row: sqlite3.Row, when: datetime) -> None:
         f"{row['turns']} turns ({row['first']} – {row['last']}); transcript: raw/sessions.db "
         f"session {row['id']}."
     )
+    journal = memory.workspace.journal_path(when.date().isoformat())
     with memory.lock.held():
-        append_log(memory.workspace.journal_path(when.date().isoformat()), text, when)
+        # The line says all it is from the session's rows: found in the day, it was written
+        # (a lost or damaged memory/.upkeep.json makes every recent session due again).
+        if journal.is_file() and " ".join(text.split()) in read_mending(journal)[0]:
+            return
+        append_log(journal, text, when)
