@@ -3,6 +3,7 @@
 import contextlib
 import json
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -108,7 +109,12 @@ def test_topic_write_from_stdin_show_list_history_archive_restore(ws: Path):
 
 def test_log_search_and_context(ws: Path):
     base = ("--workspace", str(ws))
-    assert run(*base, "log", "Deployed", "the", "billing", "canary").returncode == 0
+    logged = run(*base, "log", "Deployed", "the", "billing", "canary")
+    assert logged.returncode == 0
+    # the source, as search and recall cite it: memory/<day>.md#L3
+    assert re.fullmatch(
+        r"memory/\d{4}-\d\d-\d\d\.md:3: - \d\d:\d\d Deployed the billing canary\n", logged.stdout
+    )
     assert run(*base, "log", "--kind", "W", "@Ann prefers cortado").returncode == 0
     hits = json.loads(run(*base, "search", "cortado", "--json").stdout)
     assert hits[0]["stratum"] == "journal"

@@ -33,8 +33,9 @@ def log(
     Example: memstrata log --kind world "@Ann moved to Berlin"
     """
     fact_kind = KIND_LETTERS.get(kind.upper(), kind.lower()) if kind else None
-    written = open_memory(ctx).log(" ".join(text), fact_kind, confidence)  # type: ignore[arg-type]
-    click.echo(f"{written.path.name}:{written.line}: {written.text}")
+    memory = open_memory(ctx)
+    written = memory.log(" ".join(text), fact_kind, confidence)  # type: ignore[arg-type]
+    click.echo(f"{memory.workspace.relative(written.path)}:{written.line}: {written.text}")
     if written.held:
         click.echo(
             f"note: held out of recall, it reads as an instruction to the model ({written.held});"
