@@ -187,3 +187,34 @@ def test_an_orphan_links_to_the_page_of_its_entity_or_to_nothing_when_it_is_a_ti
     assert entity_map.choose(topics["notes/x"]) == "people/ann"
     assert isinstance(entity_map.choose(topics["notes/y"]), tuple)
     assert entity_map.choose(topics["notes/z"]) == "notes/y"
+
+
+def test_duplicates_among_many_topics_phrased_alike_are_still_paired():
+    from memstrata.maintain.pairs import WordIndex
+
+    # 26 people, each stored twice, all in the same words: every word but the name is held
+    # by more than 50 topics, too common to find a pair by; the names still find them
+    names = [f"Person{chr(ord('a') + n)}" for n in range(26)]
+    topics = [
+        _topic(f"people/{name.lower()}-{copy}", f"{name} drinks green tea every single morning.")
+        for name in names
+        for copy in (1, 2)
+    ]
+    index = WordIndex(topics)
+
+    pairs = index.pairs_of("people/persona-1", min_jaccard=0.5)
+
+    assert [pair.b for pair in pairs] == ["people/persona-2"]
+    assert pairs[0].jaccard == 1.0
+
+
+def test_a_topic_whose_every_word_is_common_still_meets_its_duplicate():
+    from memstrata.maintain.pairs import WordIndex
+
+    alike = [
+        _topic(f"notes/n{n}", "The build runs every single morning at nine.") for n in range(60)
+    ]
+    odd = _topic("notes/odd", "The build runs every single evening at nine.")
+    index = WordIndex([*alike, odd])
+
+    assert {pair.b for pair in index.pairs_of("notes/n0", min_jaccard=0.5)} >= {"notes/n1"}

@@ -14,7 +14,7 @@ dedup and invalidate never pay twice for the same pair.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -28,6 +28,8 @@ from memstrata.model import Topic
 #: a word held by more topics than this share of them says nothing about a pair
 COMMON_WORD_SHARE = 0.05
 COMMON_WORD_MIN = 50
+#: a topic whose every word is common finds its candidates by this many of its rarest
+RAREST = 2
 #: candidates share at least this share of the shorter one's raw tokens
 RAW_CONTAINMENT = 0.2
 _RAW_TOKEN = re.compile(r"[^\W_]+")
@@ -107,14 +109,17 @@ class WordIndex:
         if not tokens:
             return []
         common = max(COMMON_WORD_MIN, int(COMMON_WORD_SHARE * len(self.tokens)))
-        shared: Counter[str] = Counter()
-        for token in tokens:
-            holders = self.postings.get(token, ())
-            if len(holders) <= common:
-                shared.update(holders)
+        rare = [token for token in tokens if len(self.postings.get(token, ())) <= common]
+        if not rare:
+            # Every word of it is common: its rarest still find the topics worded like it
+            # (many topics phrased alike must not hide the duplicates among them).
+            rare = sorted(tokens, key=lambda token: (len(self.postings[token]), token))[:RAREST]
+        candidates = set().union(*(self.postings.get(token, set()) for token in rare))
         mine = self.words(topic_id)
         found: list[Pair] = []
-        for other, count in shared.items():
+        for other in candidates:
+            # common words count once a pair is found: a duplicate shares them too
+            count = len(tokens & self.tokens[other])
             smaller = min(len(tokens), len(self.tokens[other]))
             if other == topic_id or count < RAW_CONTAINMENT * smaller:
                 continue
