@@ -107,7 +107,7 @@ def test_status_lists_the_problems_of_every_journal_day_on_every_run(
     first, second, third = statuses(workspace, fixed_now)
 
     assert first == [
-        "memory/2025-11-27.md:4: retain bullet must start with W, B, O(c=0.0-1.0) or S, "
+        "memory/2025-11-27.md:4: retain bullet must start with W, B, O, O(c=0.0-1.0) or S, "
         "e.g. '- W @Ann: works at Acme'",
         "memory/2025-11-27.md:5: bad confidence (c=1.7); write O(c=0.8)",
     ]

@@ -144,3 +144,53 @@ def test_upkeep_notes_go_into_their_own_section_and_notes_stay_above_it(memory: 
     sections = {entry.text: entry.section for entry in memory.read_journal("2025-11-27").entries}
     assert sections["10:00 Memory health: 4 active"] == "Upkeep"
     assert sections["10:00 second"] == "2025-11-27"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("@Ann:", "world"), ("@Ann, @Bob.", "opinion"), (" : ", "observation")],
+)
+def test_a_fact_that_says_nothing_is_refused_and_nothing_written(memory: Memory, text, kind):
+    """`log --kind world "@Ann:"` wrote "- W @Ann:", which every status then reported."""
+    with pytest.raises(InputError, match=f"is no {kind} fact: it .*; nothing was written"):
+        memory.log(text, kind=kind)
+    assert not memory.workspace.journal_path("2025-11-27").exists()
+
+
+def test_log_refuses_a_fact_for_the_reason_the_journal_would_report_it(memory: Memory):
+    path = memory.workspace.journal_path("2025-11-27")
+    path.write_text("# 2025-11-27\n\n## Retain\n- W @Ann:\n")
+    [problem] = memory.read_journal("2025-11-27").problems
+
+    with pytest.raises(InputError) as refused:
+        memory.log("@Ann:", kind="world")
+
+    assert problem.message.removeprefix("retain bullet ") in str(refused.value)
+
+
+def test_a_note_may_name_someone_and_say_nothing(memory: Memory):
+    # only a fact must say something: a note is not promoted
+    assert memory.log("@Ann:").text == "- 10:00 @Ann:"
+
+
+def test_a_line_appended_to_a_day_that_ends_with_retain_lands_in_it_and_log_goes_above(
+    memory: Memory,
+):
+    """What docs/file-format.md tells whoever would `echo "- note" >>` a journal."""
+    path = memory.workspace.journal_path("2025-11-27")
+    path.write_text("# 2025-11-27\n\n## Retain\n- W @Ann: leads the design team\n")
+    with path.open("a") as appended:  # echo "- note" >> memory/2025-11-27.md
+        appended.write("- note\n")
+
+    memory.log("logged note")
+
+    journal = memory.read_journal("2025-11-27")
+    assert [(problem.line, problem.message[:30]) for problem in journal.problems] == [
+        (7, "retain bullet must start with ")
+    ]
+    sections = {entry.text: entry.section for entry in journal.entries}
+    assert sections == {
+        "10:00 logged note": "2025-11-27",
+        "W @Ann: leads the design team": "Retain",
+        "note": "Retain",
+    }

@@ -1,6 +1,6 @@
 import pytest
 
-from memstrata.journal.parse import day_of, find_entities, parse_journal
+from memstrata.journal.parse import check_fact_text, day_of, find_entities, parse_journal
 
 JOURNAL = """# 2025-11-27
 
@@ -159,3 +159,113 @@ def test_code_mentions_nobody(text: str, names):
 )
 def test_only_a_file_named_for_a_real_day_is_a_daily_log(filename: str, day: str | None):
     assert day_of(filename) == day
+
+
+def facts_and_problems(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    parsed = parse_journal(text, "memory/d.md", "2025-11-27")
+    return (
+        [(fact.line, fact.text) for fact in parsed.facts],
+        [(problem.line, problem.message) for problem in parsed.problems],
+    )
+
+
+def test_a_fenced_block_below_a_retain_bullet_is_its_own_entry_and_never_a_fact():
+    """It was read as more lines of the bullet above: the fact "second\\n```\\n## Retain…"."""
+    text = "# d\n\n## Retain\n- B second\n```\n## Retain\n- W inside fence\n```\n- W after it\n"
+
+    parsed = parse_journal(text, "memory/d.md", "2025-11-27")
+
+    assert [(fact.line, fact.text) for fact in parsed.facts] == [(4, "second"), (9, "after it")]
+    assert parsed.problems == ()
+    fence = "```\n## Retain\n- W inside fence\n```"
+    assert [(entry.line, entry.text) for entry in parsed.entries][1] == (5, fence)
+
+
+def test_a_retain_heading_in_fenced_code_outside_retain_starts_no_section():
+    text = "# d\n\n- 09:00 a note\n~~~\n## Retain\n- W inside fence\n~~~\n- W a plain bullet\n"
+    assert facts_and_problems(text) == ([], [])
+
+
+def test_a_fence_indented_under_a_retain_bullet_is_part_of_its_fact():
+    text = "## Retain\n- W @Ann: wrote\n  ```\n  @dataclass\n  ```\n- W next\n"
+    facts, problems = facts_and_problems(text)
+    assert facts == [(2, "@Ann: wrote\n  ```\n  @dataclass\n  ```"), (6, "next")]
+    assert problems == []
+
+
+def test_a_line_right_below_a_closing_fence_is_no_more_code():
+    parsed = parse_journal("```\ncode\n```\nafter the code\n", "memory/d.md", "2025-11-27")
+    assert [(entry.line, entry.text) for entry in parsed.entries] == [
+        (1, "```\ncode\n```"),
+        (4, "after the code"),
+    ]
+
+
+def test_every_nested_retain_bullet_is_a_fact_of_its_own_and_an_untyped_one_is_reported():
+    """A sub-bullet was more words of the one above: the fact "star bullet\\n- W nested"."""
+    text = (
+        "## Retain\n"
+        "* W star bullet\n"
+        "  - W nested bullet\n"
+        "    more of the nested one\n"
+        "  - since March\n"
+        "- B second\n"
+    )
+
+    facts, problems = facts_and_problems(text)
+
+    assert facts == [
+        (2, "star bullet"),
+        (3, "nested bullet\nmore of the nested one"),
+        (6, "second"),
+    ]
+    assert problems == [
+        (
+            5,
+            "a nested retain bullet is a fact too, and must start with W, B, O, O(c=0.0-1.0) "
+            "or S, e.g. '- W @Ann: works at Acme'",
+        )
+    ]
+
+
+def test_nested_bullets_outside_retain_are_entries_of_their_own():
+    parsed = parse_journal("- 09:00 standup\n  - Ann is out\n", "memory/d.md", "2025-11-27")
+    assert [(entry.line, entry.text) for entry in parsed.entries] == [
+        (1, "09:00 standup"),
+        (2, "Ann is out"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "below",
+    [
+        "-W no space",  # a bullet that lost its space: it was stored as the fact "-W no space"
+        "  @Ann works at Acme",  # a fact's text starts on its bullet's line
+    ],
+)
+def test_a_bare_kind_letter_is_an_empty_fact_whatever_line_follows(below: str):
+    facts, problems = facts_and_problems(f"## Retain\n- W\n{below}\n- B a fact\n")
+    assert facts == [(4, "a fact")]
+    assert problems == [(2, "retain bullet has no text after its kind")]
+
+
+def test_an_opinion_needs_no_confidence_and_the_message_says_so():
+    parsed = parse_journal("## Retain\n- O @Bob x\n- went out\n", "memory/d.md", "2025-11-27")
+
+    [opinion] = parsed.facts
+    assert (opinion.kind, opinion.text, opinion.confidence) == ("opinion", "@Bob x", None)
+    [problem] = parsed.problems
+    assert "W, B, O, O(c=0.0-1.0) or S" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("@Ann: leads the design team", None),
+        ("@Ann:", "names who it is about but says nothing"),
+        ("@Ann, @Bob.", "names who it is about but says nothing"),
+        (" : ", "has no text after its kind"),
+    ],
+)
+def test_check_fact_text_says_why_a_text_is_no_fact(text: str, reason: str | None):
+    assert check_fact_text(text) == reason

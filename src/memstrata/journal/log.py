@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memstrata.errors import InputError
-from memstrata.journal.parse import LETTER_OF_KIND, UPKEEP
+from memstrata.journal.parse import LETTER_OF_KIND, UPKEEP, check_fact_text
 from memstrata.model import FactKind
 from memstrata.workspace.atomic import update_shared_file
 from memstrata.workspace.textfile import decode_text, require_utf8
@@ -65,7 +65,8 @@ def append_log(
 
     Plain text becomes ``- HH:MM text`` at the end of the log, above any ``## Retain`` or
     ``## Upkeep`` section; with ``kind`` it becomes a typed bullet at the end of ``## Retain``,
-    with ``upkeep`` a timed bullet at the end of ``## Upkeep``. The caller holds the lock.
+    with ``upkeep`` a timed bullet at the end of ``## Upkeep``. A fact the journal would report
+    (``@Ann:``, a name and nothing said) is refused. The caller holds the lock.
     """
     require_utf8("log text", text)
     body = " ".join(text.split())
@@ -91,6 +92,14 @@ def append_log(
         )
     if kind is not None and upkeep:
         raise ValueError("an upkeep note has no kind")  # a caller's mistake, not a user's
+    unsaid = check_fact_text(body) if kind is not None else None
+    if unsaid is not None:
+        # the parser's own test: written, "- W @Ann:" would be reported by every status
+        # as a broken fact, and promote nothing
+        raise InputError(
+            f"{body!r} is no {kind} fact: it {unsaid}; say what is true, "
+            "e.g. '@Ann: leads the design team'; nothing was written"
+        )
     if kind is None:
         new_line = f"- {now.strftime('%H:%M')} {body}"
     else:

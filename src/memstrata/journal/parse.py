@@ -8,9 +8,12 @@ Retain bullets are typed (the letters follow Hindsight's world / bank / opinion 
     - O(c=0.95) @Peter prefers cortado           opinion with confidence
     - S The build is slower on Mondays           observation
 
-A bullet in the Retain section that does not follow this form is reported as a
-:class:`~memstrata.model.Problem` with its line, and parsing goes on: one bad bullet never hides
-the rest of the file. Pure: the caller reads the file.
+The confidence is optional: ``- O @Peter prefers cortado`` is an opinion too. Every bullet in the
+Retain section is a fact, a nested one as well (a sub-bullet is a line of its own, not more words
+of the bullet above); its text starts on the bullet's line. A fenced code block is never part of
+a fact unless it is indented under the bullet. A bullet that does not follow this form is
+reported as a :class:`~memstrata.model.Problem` with its line, and parsing goes on: one bad bullet
+never hides the rest of the file. Pure: the caller reads the file.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ UPKEEP = "Upkeep"
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
+#: a fence opening or closing fenced code: its marker, three backticks or three tildes
+_FENCE = re.compile(r"^(\s*)(```|~~~)")
 _FACT = re.compile(r"^(?P<letter>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?:\s+|:\s*|$)(?P<text>.*)$")
 #: ``@name``: a letter, then letters, digits, ``.``, ``-`` and apostrophes (``@O'Brien``); not
 #: inside a word, so ``ann@example.com`` mentions nobody
@@ -47,6 +52,9 @@ _CODE = re.compile(
     r"^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)|`[^`\n]+`", re.MULTILINE | re.DOTALL
 )
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+#: what is left of a fact that says nothing once its ``@mentions`` are taken out
+_NOTHING_SAID = " \t:;,.-–—"
+_NO_TEXT = "has no text after its kind"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +121,18 @@ def parse_journal(text: str, source: str, day: str) -> ParsedJournal:
     return ParsedJournal(day, tuple(entries), tuple(facts), tuple(problems))
 
 
+def check_fact_text(text: str) -> str | None:
+    """Why ``text``, what a Retain bullet says after its kind, is no fact, or ``None`` if it is
+    one: it is empty, or it only names who it is about (``@Ann:``).
+
+    The parser reports such a bullet, and :func:`~memstrata.journal.log.append_log` refuses to
+    write one, so a fact the journal would reject is never logged.
+    """
+    if MENTION.sub("", text).strip(_NOTHING_SAID):
+        return None
+    return "names who it is about but says nothing" if MENTION.search(text) else _NO_TEXT
+
+
 @dataclass(frozen=True, slots=True)
 class _Block:
     line: int
@@ -120,34 +140,52 @@ class _Block:
     section: str
     in_retain: bool
     is_bullet: bool
+    #: a bullet indented under another one
+    is_nested: bool = False
 
 
 def _blocks(lines: list[str], first_line: int) -> list[_Block]:
-    """Split Markdown into paragraphs and bullets (with their continuation lines)."""
+    """Split Markdown into paragraphs, bullets (with their continuation lines) and fenced code.
+
+    Every bullet is a block of its own, however deep it is nested: a sub-bullet is its own line
+    in the log, and under ``## Retain`` its own fact, not more words of the bullet above it. A
+    fenced block runs to its closing fence (a heading or a bullet in it is code) and is a block
+    of its own, unless it is indented under a bullet, which it is then part of.
+    """
     blocks: list[_Block] = []
     section = ""
     in_retain = False
     current: list[str] = []
     start = 0
-    is_bullet = False
-    in_fence = False
+    is_bullet = is_nested = False
+    fence = ""  # the open fence's marker, "" outside fenced code
+    fence_in_bullet = False
 
     def flush() -> None:
         nonlocal current
         text = "\n".join(current).strip()
         if text:
-            blocks.append(_Block(start, text, section, in_retain, is_bullet))
+            blocks.append(_Block(start, text, section, in_retain, is_bullet, is_nested))
         current = []
 
     for offset, line in enumerate(lines):
         number = first_line + offset
-        if line.strip().startswith(("```", "~~~")):
-            if not current:
-                start, is_bullet = number, False
+        if fence:
             current.append(line)
-            in_fence = not in_fence
+            if line.strip().startswith(fence):  # as _CODE reads it: ``` closes ```, not ~~~
+                fence = ""
+                if not fence_in_bullet:
+                    flush()  # a line right below the code is no more code
             continue
-        if in_fence:
+        opening = _FENCE.match(line)
+        if opening:
+            fence = opening.group(2)
+            # Indented under a bullet, the code is part of it (its example); otherwise it ends
+            # the bullet or paragraph above, as in CommonMark, and is never a fact's text.
+            fence_in_bullet = bool(current) and is_bullet and len(opening.group(1)) >= 2
+            if not fence_in_bullet:
+                flush()
+                start, is_bullet, is_nested = number, False, False
             current.append(line)
             continue
         heading = _HEADING.match(line)
@@ -162,13 +200,13 @@ def _blocks(lines: list[str], first_line: int) -> list[_Block]:
             flush()
             continue
         bullet = _BULLET.match(line)
-        if bullet and len(bullet.group(1)) < 2:
+        if bullet:
             flush()
-            start, is_bullet = number, True
+            start, is_bullet, is_nested = number, True, len(bullet.group(1)) >= 2
             current.append(bullet.group(3))
             continue
         if not current:
-            start, is_bullet = number, False
+            start, is_bullet, is_nested = number, False, False
         current.append(line.strip() if is_bullet else line)
     flush()
     return blocks
@@ -179,10 +217,12 @@ def _parse_fact(block: _Block, source: str, day: str) -> Fact | Problem:
     match = _FACT.match(first)
     letter = match.group("letter") if match else ""
     if not match or letter not in KIND_LETTERS:
+        # A nested bullet meant as a detail of the one above learns why it is reported.
+        bullet = "a nested retain bullet is a fact too, and" if block.is_nested else "retain bullet"
         return Problem(
             source,
             block.line,
-            "retain bullet must start with W, B, O(c=0.0-1.0) or S, e.g. '- W @Ann: works at Acme'",
+            f"{bullet} must start with W, B, O, O(c=0.0-1.0) or S, e.g. '- W @Ann: works at Acme'",
         )
     confidence: float | None = None
     args = match.group("args")
@@ -191,11 +231,13 @@ def _parse_fact(block: _Block, source: str, day: str) -> Fact | Problem:
         if not parsed or not 0.0 <= float(parsed.group(1)) <= 1.0:
             return Problem(source, block.line, f"bad confidence ({args}); write O(c=0.8)")
         confidence = float(parsed.group(1))
-    text = (match.group("text") + block.text[len(first) :]).strip()
-    if not text:
-        return Problem(source, block.line, "retain bullet has no text after its kind")
-    if not MENTION.sub("", text).strip(" \t:;,.-–—"):  # "- W @Ann:": a name, nothing said
-        return Problem(source, block.line, "retain bullet names who it is about but says nothing")
+    said = match.group("text")
+    text = (said + block.text[len(first) :]).strip()
+    # A fact starts on its bullet's line, as `memstrata log` writes it. Below a bare "- W" the
+    # next line is a slip ("-W no space": a bullet without its space), not the fact's text.
+    reason = _NO_TEXT if check_fact_text(said) == _NO_TEXT else check_fact_text(text)
+    if reason is not None:
+        return Problem(source, block.line, f"retain bullet {reason}")
     return Fact(
         kind=KIND_LETTERS[letter],
         text=text,
