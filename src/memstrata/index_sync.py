@@ -16,12 +16,12 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memstrata.errors import ParseError, TopicNotFound, WorkspaceReadOnly
+from memstrata.errors import ParseError, TopicNotFound, WorkspaceError, WorkspaceReadOnly
 from memstrata.index.db import IndexDB
 from memstrata.journal.parse import ParsedJournal, day_of
 from memstrata.journal.promoted import PROMOTED_FILE, read_promoted
@@ -32,7 +32,7 @@ from memstrata.wiki.index_file import (
     update_index_file,
     write_index_file,
 )
-from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore
+from memstrata.wiki.store import DETAIL, META, SUMMARY, TopicStore, write_failure
 from memstrata.workspace.litter import sweep_litter
 
 if TYPE_CHECKING:
@@ -95,24 +95,28 @@ def sync_index(
     report = SyncReport()
     if read_only:
         # Nothing can be recorded: index what the files say, as they are.
+        report.problems.extend(topics.finish_pending(writable=False).kept)
         _sync_topics(index, report, workspace, topics, read_only)
         _sync_journals(index, report, workspace, parse_journal_file)
         sync_promoted(index, workspace)
         return report
     with lock.held():
-        topics.complete_pending()
+        # An intent that cannot be finished now is kept and named; its topics are read (and
+        # indexed) as they are on disk, with no hand edit recorded for what it half wrote.
+        pending = topics.finish_pending()
+        report.problems.extend(pending.kept)
         # The first sync of an index made anew (a rebuild) reports every topic over its cap,
         # as status does; later ones do not: their problems are what a read could not use.
         filling = index.recreated and index.get_meta(_FILLED) is None
         unread = json.loads(index.get_meta(_UNREAD_TOPICS) or "[]")
         if scan_topics:
-            cost_s = _sync_topics(index, report, workspace, topics, read_only)
+            cost_s = _sync_topics(index, report, workspace, topics, read_only, pending.unfinished)
             record_topic_check(workspace, cost_s)
             sweep_litter(workspace)  # as often as the topic files are checked
         elif unread:
             # Between scans, the topics the last scan could not read are read again (a few
             # stats), so a read reports them every time, and a fixed one is back at once.
-            _sync_topics(index, report, workspace, topics, read_only, unread)
+            _sync_topics(index, report, workspace, topics, read_only, pending.unfinished, unread)
         still = sorted({problem.topic for problem in report.problems if problem.topic})
         if still != unread:
             index.set_meta(_UNREAD_TOPICS, json.dumps(still))
@@ -238,10 +242,12 @@ def _sync_topics(
     workspace: Workspace,
     topics: TopicStore,
     read_only: bool,
+    unfinished: Collection[str] = (),
     only: list[str] | None = None,
 ) -> float:
     """Re-read the topics whose files changed: all of them, or ``only`` these folders (which
-    then removes none that are gone: that is the full scan's job).
+    then removes none that are gone: that is the full scan's job). A change to an
+    ``unfinished`` topic is its kept intent's, half made, not a hand edit.
 
     A folder whose name is not a topic id is reported and skipped. Returns the CPU seconds the
     check itself took (listing and stats, not re-reading or indexing what changed): what the
@@ -275,10 +281,24 @@ def _sync_topics(
             if known.get(f"topic:{topic_id}") == stamp:
                 continue
             topic = topics.get(topic_id)
-            if not read_only and topics.pick_up_edit(topic_id, topic, False):
-                report.edits_recorded += 1
+            if not read_only and topic_id not in unfinished:
+                try:
+                    if topics.pick_up_edit(topic_id, topic, False):
+                        report.edits_recorded += 1
+                except (OSError, WorkspaceError) as error:
+                    # Indexed as it is, unstamped: every sync tries (and reports) it again.
+                    stamp = ""
+                    report.problems.append(_edit_not_recorded(f"{root}/{name}", error, name))
         except TopicNotFound:
-            continue  # removed since the listing; the next full scan drops it
+            # No summary.md file: removed since the listing (the next full scan drops it), or
+            # something else in its place, named as a problem.
+            seen.discard(f"topic:{topic_id}")
+            lost = topics.lost_summary(name)
+            if lost is not None:
+                report.problems.append(lost)
+                if f"topic:{topic_id}" in known:
+                    unreadable.append(topic_id)
+            continue
         except ParseError as error:
             report.problems.append(Problem(error.path, error.line, error.problem, name))
             if f"topic:{topic_id}" in known:
@@ -291,22 +311,36 @@ def _sync_topics(
     if changed:
         report.held.extend(index.put_topics(changed))
     report.topics_indexed += len(changed)
-    gone = unreadable
+    gone = set(unreadable)
     if only is None:
-        gone += [key.removeprefix("topic:") for key in set(known) - seen]
-    gone.sort()
-    for topic_id in gone:
+        gone |= {key.removeprefix("topic:") for key in set(known) - seen}
+    for topic_id in sorted(gone):
         index.delete_topic(topic_id)
     report.topics_removed += len(gone)
     if (changed or gone) and not read_only:
-        update_index_file(
-            workspace.index_json,
-            [topic for topic, _ in changed],
-            gone,
-            every_topic=topics.list,
-            cache=workspace.index_view_path,
-        )
+        try:
+            update_index_file(
+                workspace.index_json,
+                [topic for topic, _ in changed],
+                sorted(gone),
+                every_topic=topics.list,
+                cache=workspace.index_view_path,
+            )
+        except (OSError, WorkspaceError) as error:
+            # Derived from the topic files, like the index: a read goes on without it.
+            path = str(workspace.index_json)
+            why = write_failure(error).removeprefix(f"{path}: ")
+            report.problems.append(Problem(path, None, f"cannot be updated ({why})"))
     return cost_s
+
+
+def _edit_not_recorded(folder: str, error: OSError | WorkspaceError, name: str) -> Problem:
+    """The problem of a hand edit to the topic ``name`` that could not be recorded."""
+    message = (
+        f"a hand edit cannot be recorded in the topic's history now ({write_failure(error)}): "
+        "the topic is read as it is, and the edit recorded once it can be"
+    )
+    return Problem(folder, None, message, name)
 
 
 def _sync_journals(
@@ -437,7 +471,11 @@ def _journal_stamps(
         try:
             info = entry.stat()
         except FileNotFoundError:
-            continue  # removed since the scan
+            continue  # removed since the scan, or a link to nothing
+        except OSError:
+            # a link in a loop: reading it names the problem, and it is read every time
+            found.append((entry.name, "unreadable"))
+            continue
         found.append((entry.name, f"{info.st_size}:{info.st_mtime_ns}"))
     return sorted(found), sorted(misnamed)
 

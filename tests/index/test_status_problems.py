@@ -167,3 +167,24 @@ def test_a_bad_bullet_fixed_by_hand_before_a_log_line_is_no_longer_a_problem(mem
     memory.log("Rolled the canary back")
 
     assert memory.status().problems == ()
+
+
+@pytest.mark.parametrize("odd", ["folder", "link in a loop"])
+def test_an_entry_named_like_a_day_that_cannot_be_read_is_named_and_the_days_still_read(
+    workspace: Path, fixed_now: datetime, odd: str
+):
+    memory_dir = workspace / "memory"
+    (memory_dir / "2025-11-20.md").write_text("# 2025-11-20\n\n- Ann likes tea\n")
+    entry = memory_dir / "2025-11-09.md"
+    if odd == "folder":
+        entry.mkdir()
+    else:
+        entry.symlink_to(entry)
+
+    with Memory(workspace, clock=lambda: fixed_now) as memory:
+        problems = [str(problem) for problem in memory.status().problems]
+        recalled = [item.content for item in memory.recall("tea").items]
+
+    assert len(problems) == 1
+    assert problems[0].startswith("memory/2025-11-09.md: cannot read it (")
+    assert recalled == ["Ann likes tea"]

@@ -13,6 +13,9 @@ is written to ``memory/.pending/``; then the files are replaced atomically, the 
 appended and the intent removed. :meth:`TopicStore.complete_pending` rolls any intent left by a
 killed process forward, so no topic ever ends up changed without its history line. A change found
 on disk without an intent is a person's hand edit, recorded in history with actor ``user``.
+An intent whose files cannot be written now (a read-only folder, a folder where ``summary.md``
+should be) is kept for a later process to finish and named as a problem; its topics read as they
+are on disk meanwhile, and cannot be written until it is finished.
 A change that spans topics (a supersession marks the old topic as it writes the new one; a
 conflict marks both sides and writes its proposal) is one intent: :meth:`TopicStore.write_together`
 carries it out whole, or a later process finishes it.
@@ -27,14 +30,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from memstrata.clock import Clock, stated_iso, system_now, to_iso
 from memstrata.config import TopicsConfig
-from memstrata.errors import CapExceeded, InputError, InvalidTopicId, ParseError, TopicNotFound
+from memstrata.errors import (
+    CapExceeded,
+    InputError,
+    InvalidTopicId,
+    MemstrataError,
+    ParseError,
+    TopicNotFound,
+    WorkspaceError,
+)
 from memstrata.model import (
     IMPORTANCE_DEFAULT,
     IMPORTANCE_FLOOR,
@@ -88,6 +100,20 @@ class TopicListing:
     topics: tuple[Topic, ...]
     #: unreadable files and folders whose names are not topic ids; each names its path
     problems: tuple[Problem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingReport:
+    """What :meth:`TopicStore.finish_pending` did with the intents left in ``memory/.pending/``."""
+
+    #: the topics of the intents rolled forward
+    finished: tuple[str, ...] = ()
+    #: one per intent kept because its files cannot be written now: names the intent file, its
+    #: topics and why
+    kept: tuple[Problem, ...] = ()
+    #: each topic of an intent kept, and the problem naming it: the topic reads as it is on
+    #: disk until the intent is finished, and cannot be written
+    unfinished: Mapping[str, Problem] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,10 +207,13 @@ class TopicStore:
         return sorted(ids), problems
 
     def lost_summary(self, name: str) -> Problem | None:
-        """A problem when the folder ``namespace/slug`` (no ``summary.md`` in it) keeps its
+        """A problem when the folder ``namespace/slug`` (no ``summary.md`` file in it) keeps its
         meta.json or history.jsonl: a topic whose summary a person moved or deleted, since
-        memstrata writes the summary first and never deletes it. ``None`` for any other folder."""
+        memstrata writes the summary first and never deletes it; or when something else (a
+        folder) is in the summary's place. ``None`` for any other folder."""
         folder = self.workspace.topics_dir / name
+        if (folder / SUMMARY).exists():
+            return Problem(_shown(folder / SUMMARY), None, _NO_FILE.format("read"), name)
         kept = [file for file in (META, HISTORY) if (folder / file).is_file()]
         if not kept:
             return None
@@ -382,7 +411,8 @@ class TopicStore:
         for relative in by_place:
             self.workspace.inside(relative)
         with self.lock.held():
-            self.complete_pending()
+            pending = self.finish_pending()
+            _refuse_unfinished(ids, pending)
             now = to_iso(self.clock())
             planned = [
                 self._plan(replace(edit, topic_id=topic_id), now)
@@ -391,7 +421,11 @@ class TopicStore:
             intent = {"topics": [change for change, _ in planned], "files": by_place}
             intent_path = self._intent_path(*ids)
             write_json_atomic(intent_path, intent)
-            self._roll_forward(intent)
+            try:
+                self._roll_forward(intent)
+            except (OSError, MemstrataError) as error:
+                # The intent stays: the change is made by the next process that can write it.
+                raise _kept_error(error, intent_path) from error
             intent_path.unlink()
         return [written for _, written in planned]
 
@@ -400,6 +434,9 @@ class TopicStore:
         topic_id = edit.topic_id
         folder = self.workspace.topic_dir(topic_id)
         created = not (folder / SUMMARY).is_file()
+        if created and (folder / SUMMARY).exists():
+            # a folder (or a device) in its place: not a new topic, and no place to write one
+            raise ParseError(_shown(folder / SUMMARY), None, _NO_FILE.format("written"))
         if created:
             old_summary, old_detail, before = "", "", ""
             meta = TopicMeta(state="active", created=now, updated=now)
@@ -571,25 +608,64 @@ class TopicStore:
         )
 
     def complete_pending(self) -> list[str]:
-        """Roll forward every intent a killed writer left behind; return the topics touched."""
+        """Roll forward every intent a killed writer left behind; return the topics touched.
+
+        One that cannot be finished now is kept (see :meth:`finish_pending`)."""
+        return list(self.finish_pending().finished)
+
+    def finish_pending(self, *, writable: bool = True) -> PendingReport:
+        """Roll forward every intent a killed or failed writer left behind, as far as its files
+        can be written now.
+
+        An intent whose files cannot be written (a read-only folder, a folder where a file
+        should be) is kept for a later process and named as a problem: a read goes on, with its
+        topics as they are on disk. ``writable=False`` (a read-only workspace) tries none and
+        names them all.
+        """
         folder = self.workspace.pending_dir
         if not folder.is_dir():
-            return []
+            return PendingReport()
+        if not writable:
+            kept = [self._kept(path, "the workspace is read-only") for path in _intents(folder)]
+            return _pending_report([], kept)
         done: list[str] = []
+        stuck: list[tuple[Problem, list[str]]] = []
         with self.lock.held():
-            for path in sorted(folder.glob("*.json")):
+            for path in _intents(folder):
                 try:
                     intent = json.loads(path.read_text("utf-8"))
                 except (json.JSONDecodeError, UnicodeDecodeError):
                     # The intent itself was torn: its write never started, so nothing to finish.
                     path.unlink()
                     continue
-                topics = self._roll_forward(intent)
+                try:
+                    topics = self._roll_forward(intent)
+                except (OSError, MemstrataError) as error:
+                    stuck.append(self._kept(path, write_failure(error), intent))
+                    continue
                 for topic_id in topics:
                     self._remove_litter(topic_id, path.stat().st_mtime_ns)
                 path.unlink()
                 done += topics
-        return done
+        return _pending_report(done, stuck)
+
+    def _kept(
+        self, path: Path, why: str, intent: dict[str, Any] | None = None
+    ) -> tuple[Problem, list[str]]:
+        """The problem naming an intent kept for later, and its topics."""
+        if intent is None:
+            try:
+                intent = json.loads(path.read_text("utf-8"))
+            except (OSError, ValueError):
+                intent = {}
+        topics = _intent_topics(intent)
+        named = ", ".join(topics) or "files beside the topics"
+        reads = "they read" if len(topics) > 1 else "it reads"
+        message = (
+            f"a change to {named} cannot be finished now ({why}): it is kept, and made by the "
+            f"next memstrata run that can write there; until then {reads} as on disk"
+        )
+        return Problem(_shown(path), None, message, topics[0] if topics else ""), topics
 
     def _remove_litter(self, topic_id: str, intent_ns: int) -> None:
         """Remove the temp files a writer killed mid-write left beside the files it wrote.
@@ -651,6 +727,78 @@ class TopicStore:
     def _intent_path(self, *topic_ids: str) -> Path:
         key = hashlib.sha256("\x00".join(sorted(topic_ids)).encode()).hexdigest()[:24]
         return self.workspace.pending_dir / f"{key}.json"
+
+
+#: a temp file :func:`~memstrata.workspace.atomic.write_atomic` writes beside ``<name>``
+_TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.[0-9a-f]{8}\.tmp$")
+#: why a topic whose summary.md is a folder (or anything but a file) is not read or written
+_NO_FILE = "is not a file, so the topic cannot be {}: put the topic's summary back in its place"
+
+
+def _intents(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.json"))
+
+
+def _intent_topics(intent: Any) -> list[str]:
+    """The topic ids an intent names (none when it holds no list of them)."""
+    if not isinstance(intent, dict):
+        return []
+    changes = intent.get("topics", [intent])
+    if not isinstance(changes, list):
+        return []
+    return [str(c["topic"]) for c in changes if isinstance(c, dict) and "topic" in c]
+
+
+def _pending_report(done: list[str], kept: list[tuple[Problem, list[str]]]) -> PendingReport:
+    return PendingReport(
+        tuple(done),
+        tuple(problem for problem, _ in kept),
+        {topic: problem for problem, topics in kept for topic in topics},
+    )
+
+
+def _refuse_unfinished(topic_ids: Sequence[str], pending: PendingReport) -> None:
+    """Raise when an intent kept for later names one of ``topic_ids``: finished after this
+    write, it would put the older text back over it."""
+    for topic_id in topic_ids:
+        problem = pending.unfinished.get(topic_id)
+        if problem is not None:
+            raise WorkspaceError(f"{topic_id} not written: {problem}")
+
+
+def write_failure(error: OSError | MemstrataError) -> str:
+    """What stopped a write, naming the file it was writing."""
+    if not isinstance(error, OSError):
+        return str(error)
+    target = _written(error)
+    reason = error.strerror or str(error)
+    return reason if target is None else f"{_shown(target)}: {reason}"
+
+
+def _written(error: OSError) -> Path | None:
+    """The file a failed write was writing: an :class:`OSError` of
+    :func:`~memstrata.workspace.atomic.write_atomic` may name its temp file instead."""
+    name = error.filename2 if error.filename2 is not None else error.filename
+    if name is None:
+        return None
+    path = Path(os.fsdecode(name))
+    temp = _TEMP_NAME.match(path.name)
+    return path.with_name(temp["name"]) if temp else path
+
+
+def _kept_error(error: OSError | MemstrataError, intent_path: Path) -> Exception:
+    """``error`` (of the same kind where it can be) saying that the change is kept in
+    ``intent_path``."""
+    kept = (
+        f"the change is kept in {_shown(intent_path)} and made by the next memstrata run that "
+        "can write there"
+    )
+    if isinstance(error, OSError):
+        target = _written(error)
+        reason = f"{error.strerror or error}; {kept}"
+        return OSError(error.errno, reason, *([] if target is None else [str(target)]))
+    kind = type(error) if isinstance(error, WorkspaceError) else WorkspaceError
+    return kind(f"{error}; {kept}")
 
 
 _STATE_OPS: dict[str, str] = {
@@ -715,7 +863,14 @@ def _record_of(line: Any) -> HistoryRecord:
 
 
 def _read(path: Path) -> str:
-    return decode_text(path.read_bytes(), path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        # a folder in a file's place, a file we may not read: the topic is unreadable, named
+        raise ParseError(_shown(path), None, f"cannot be read ({error.strerror})") from error
+    return decode_text(data, path)
 
 
 def _read_meta(path: Path) -> dict[str, Any]:
