@@ -1267,10 +1267,25 @@ class Memory:
                         *oversized_topics(self.index, self.topics),
                         *self.proposal_store.read_all().problems,
                         *self._raw_problems(),
+                        *self._restore_problems(),
                     )
                 )
             ),
         )
+
+    def _restore_problems(self) -> list[Problem]:
+        """A snapshot restore killed before it finished: the files are half one state, half
+        the other, until it is finished or undone (the message says how)."""
+        from memstrata.maintain.snapshot import RESTORE_MARKER, interrupted_restore
+
+        message = interrupted_restore(self.workspace)
+        if message is None:
+            return []
+        return [
+            Problem(
+                self.workspace.relative(self.workspace.state_dir / RESTORE_MARKER), None, message
+            )
+        ]
 
 
 #: seconds a failed embedder rests before a read tries it again

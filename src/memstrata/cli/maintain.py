@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json, one_line
 from memstrata.maintain.gardener import MODES, SKIPPABLE
+from memstrata.maintain.snapshot import RestoreResult, interrupted_restore, pending_restore
+
+if TYPE_CHECKING:
+    from memstrata.memory import Memory
 
 
 @click.command()
@@ -156,11 +162,15 @@ def snapshot() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def list_snapshots(ctx: click.Context, as_json: bool) -> None:
-    """List snapshots, oldest first.
+    """List snapshots, oldest first (and say so when a restore was interrupted).
 
     Example: memstrata snapshot list --json
     """
-    found = open_memory(ctx).snapshots()
+    memory = open_memory(ctx)
+    interrupted = interrupted_restore(memory.workspace)
+    if interrupted:
+        click.echo(f"Warning: {interrupted}", err=True)
+    found = memory.snapshots()
     if as_json:
         echo_json(found)
         return
@@ -177,11 +187,13 @@ def list_snapshots(ctx: click.Context, as_json: bool) -> None:
 @click.option("--reason", default="taken by hand", show_default=True, help="Why, for the list.")
 @click.pass_context
 def take(ctx: click.Context, reason: str) -> None:
-    """Take a snapshot now.
+    """Take a snapshot now (an interrupted restore is finished first).
 
     Example: memstrata snapshot take --reason "before a big import"
     """
-    info = open_memory(ctx).take_snapshot(reason)
+    memory = open_memory(ctx)
+    _finish_interrupted(memory)
+    info = memory.take_snapshot(reason)
     click.echo(f"{info.id}: {info.files} files, {info.bytes} bytes in {info.path}")
 
 
@@ -193,25 +205,50 @@ def take(ctx: click.Context, reason: str) -> None:
 def restore(ctx: click.Context, snapshot_id: str, dry_run: bool, as_json: bool) -> None:
     """Make the workspace what it was in a snapshot (the present is snapshotted first).
 
+    All or nothing: a restore that is killed partway is finished by the next restore of the
+    same snapshot (or the next snapshot taken); restoring the snapshot of the state before it
+    goes back instead.
+
     Example: memstrata snapshot restore snap-20251127T100000Z --dry-run
     """
     result = open_memory(ctx).restore_snapshot(snapshot_id, dry_run=dry_run)
     if as_json:
         echo_json(result)
         return
-    written = len(result.written)
-    changes = f"{written} file{'' if written == 1 else 's'} written, {len(result.removed)} removed"
     if dry_run:
-        click.echo(f"would restore {snapshot_id}: {changes}")
+        head = "would finish the interrupted restore of" if result.resumed else "would restore"
+        click.echo(f"{head} {snapshot_id}: {_changes(result)}")
         for line in _listed("write ", result.written) + _listed("remove", result.removed):
             click.echo(f"  {line}")
         if result.raw_restored:
             click.echo("  write  raw/sessions.db (the raw database, as a whole)")
         return
+    _echo_restored(result)
+
+
+def _finish_interrupted(memory: Memory) -> None:
+    """Finish a restore a killed process left half done, and say so."""
+    pending = pending_restore(memory.workspace)
+    if pending is not None and pending.snapshot:
+        _echo_restored(memory.restore_snapshot(pending.snapshot))
+
+
+def _echo_restored(result: RestoreResult) -> None:
+    head = "finished the interrupted restore of" if result.resumed else "restored"
     click.echo(
-        f"restored {snapshot_id}: {changes}; undo with "
-        f"'memstrata snapshot restore {result.safety_snapshot}'"
+        f"{head} {result.snapshot}: {_changes(result)}; the state before is snapshot "
+        f"{result.safety_snapshot} (undo with 'memstrata snapshot restore "
+        f"{result.safety_snapshot}')"
     )
+    if result.edits_snapshot:
+        click.echo(
+            f"files changed after the interruption were kept in snapshot {result.edits_snapshot}"
+        )
+
+
+def _changes(result: RestoreResult) -> str:
+    written = len(result.written)
+    return f"{written} file{'' if written == 1 else 's'} written, {len(result.removed)} removed"
 
 
 #: files a dry run names per list; --json names them all

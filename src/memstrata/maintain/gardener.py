@@ -29,6 +29,7 @@ from memstrata.maintain.proposing import CARRIED_OUT, LAPSED, is_settled, replan
 from memstrata.maintain.reconnect import tend_reconnect
 from memstrata.maintain.report import GardenReport, PhaseResult
 from memstrata.maintain.run import BudgetSpent, GardenRun
+from memstrata.maintain.snapshot import finish_interrupted_restore
 from memstrata.maintain.split import tend_split
 from memstrata.maintain.state import GardenPaths, GardenState, exclusive, read_state, write_state
 from memstrata.maintain.summarise import health_line, summary_sentences
@@ -123,6 +124,10 @@ def _run(
     recovered: list[str] = []
     if not dry_run:
         # Finish what killed writers left; the index is brought in step only if we write.
+        # A restore killed halfway first: the run must not tend a workspace half one snapshot.
+        finished_restore = finish_interrupted_restore(memory, now)
+        if finished_restore is not None:
+            recovered.append(f"the interrupted restore of snapshot {finished_restore.snapshot}")
         recovered += memory.topics.complete_pending()
         finished = complete_pending_step(memory.topics, memory.lock, paths.ledger, paths.intent)
         if finished is not None:
