@@ -109,7 +109,8 @@ if TYPE_CHECKING:
     from memstrata.gate.verdicts import Verdict
     from memstrata.maintain.ledger import LedgerRecord
     from memstrata.maintain.report import GardenReport
-    from memstrata.maintain.snapshot import RestoreResult, SnapshotInfo
+    from memstrata.maintain.restore import RestoreResult
+    from memstrata.maintain.snapshot import SnapshotInfo
     from memstrata.maintain.tick import TickReport
     from memstrata.maintain.undo import UndoResult
     from memstrata.providers.cache import CachedEmbedder
@@ -1233,7 +1234,7 @@ class Memory:
 
     def restore_snapshot(self, snapshot_id: str, *, dry_run: bool = False) -> RestoreResult:
         """Make the workspace what it was in ``snapshot_id`` (the present is snapshotted first)."""
-        from memstrata.maintain.snapshot import restore_snapshot
+        from memstrata.maintain.restore import restore_snapshot
 
         return restore_snapshot(self, snapshot_id, self.clock(), dry_run)
 
@@ -1276,7 +1277,7 @@ class Memory:
     def _restore_problems(self) -> list[Problem]:
         """A snapshot restore killed before it finished: the files are half one state, half
         the other, until it is finished or undone (the message says how)."""
-        from memstrata.maintain.snapshot import RESTORE_MARKER, interrupted_restore
+        from memstrata.maintain.restore import RESTORE_MARKER, interrupted_restore
 
         message = interrupted_restore(self.workspace)
         if message is None:

@@ -8,7 +8,8 @@ import pytest
 from memstrata import Memory
 from memstrata.errors import InputError
 from memstrata.maintain.ledger import read_ledger
-from memstrata.maintain.snapshot import list_snapshots, restore_snapshot, take_snapshot
+from memstrata.maintain.restore import restore_snapshot
+from memstrata.maintain.snapshot import list_snapshots, take_snapshot
 from memstrata.model import Session, Turn
 from tests.maintain.messy import NOW, Truth, file_states, garden
 

@@ -13,14 +13,8 @@ import pytest
 from memstrata import Memory
 from memstrata.errors import InputError
 from memstrata.maintain.ledger import read_ledger
-from memstrata.maintain.snapshot import (
-    SnapshotInfo,
-    interrupted_restore,
-    list_snapshots,
-    pending_restore,
-    restore_snapshot,
-    take_snapshot,
-)
+from memstrata.maintain.restore import interrupted_restore, pending_restore, restore_snapshot
+from memstrata.maintain.snapshot import SnapshotInfo, list_snapshots, take_snapshot
 from memstrata.workspace.layout import Workspace, init_workspace
 from tests.cli.process import run
 from tests.maintain.messy import NOW

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from memstrata import Memory
-from memstrata.maintain.snapshot import restore_snapshot, take_snapshot
+from memstrata.maintain.restore import restore_snapshot
+from memstrata.maintain.snapshot import take_snapshot
 from memstrata.maintain.tick import run_tick
 from memstrata.model import Session, Turn
 from memstrata.raw.store import RawStore

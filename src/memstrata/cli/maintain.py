@@ -9,7 +9,7 @@ import click
 from memstrata.cli.opener import open_memory
 from memstrata.cli.output import echo_json, one_line
 from memstrata.maintain.gardener import MODES, SKIPPABLE
-from memstrata.maintain.snapshot import RestoreResult, interrupted_restore, pending_restore
+from memstrata.maintain.restore import RestoreResult, interrupted_restore, pending_restore
 
 if TYPE_CHECKING:
     from memstrata.memory import Memory

@@ -28,8 +28,8 @@ from memstrata.maintain.patterns import patterns_of
 from memstrata.maintain.proposing import CARRIED_OUT, LAPSED, is_settled, replan
 from memstrata.maintain.reconnect import tend_reconnect
 from memstrata.maintain.report import GardenReport, PhaseResult
+from memstrata.maintain.restore import finish_interrupted_restore
 from memstrata.maintain.run import BudgetSpent, GardenRun
-from memstrata.maintain.snapshot import finish_interrupted_restore
 from memstrata.maintain.split import tend_split
 from memstrata.maintain.state import GardenPaths, GardenState, exclusive, read_state, write_state
 from memstrata.maintain.summarise import health_line, summary_sentences
