@@ -32,6 +32,7 @@ from memstrata.errors import (
     InputError,
     ParseError,
     RawStoreDamaged,
+    TopicNotFound,
     WorkspaceReadOnly,
 )
 from memstrata.fts import content_terms, query_terms
@@ -345,14 +346,33 @@ class Memory:
         summary = redact_secrets(summary).text
         detail = None if detail is None else redact_secrets(detail).text
         with self.lock.held():
-            # what a person writes is stated now: recall's times and the gate's order read it
-            stated = {"observed": to_iso(self.clock())}
-            written = self.topics.write(
-                topic_id, summary, detail, actor=actor, reason=reason, meta_changes=stated
-            )
-            self._reindex_topic(written.topic.id)
+            written = self._same_text(topic_id, summary, detail)
+            if written is None:
+                # what a person writes is stated now: recall's times and the gate's order read it
+                stated = {"observed": to_iso(self.clock())}
+                written = self.topics.write(
+                    topic_id, summary, detail, actor=actor, reason=reason, meta_changes=stated
+                )
+                self._reindex_topic(written.topic.id)
         held = self.index.held_topic(written.topic.id)
         return replace(written, held=held) if held else written
+
+    def _same_text(self, topic_id: str, summary: str, detail: str | None) -> TopicWrite | None:
+        """The topic as it is, when it holds this text already: writing it again would record a
+        change that is none and make it look newly stated (recall ranks by that)."""
+        try:
+            current = self.topics.get(topic_id)
+        except TopicNotFound:
+            return None
+        if (current.summary, current.detail) != (
+            summary,
+            current.detail if detail is None else detail,
+        ):
+            return None
+        history = self.topics.history(current.id)
+        if not history:
+            return None  # a topic made by hand, never recorded: the write records it
+        return TopicWrite(current, history[-1], created=False, unchanged=True)
 
     def archive_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
         """Archive a topic: out of recall and the index, kept on disk with its history; one

@@ -196,3 +196,25 @@ def test_an_overwrite_finished_by_the_next_process_keeps_the_text_it_replaced(wo
         memory.topics.complete_pending()
         assert memory.get_topic("people/ann").summary == CORTADO
         assert memory.topic_history_records("people/ann")[-1].replaced == TopicText(TEA, "")
+
+
+def test_writing_the_text_a_topic_holds_already_changes_nothing(memory: Memory, tmp_path: Path):
+    memory.write_topic("people/ann", "# Ann\nLikes tea.\n", "Since 2020.")
+    before = memory.get_topic("people/ann")
+
+    again = memory.write_topic("people/ann", "# Ann\nLikes tea.\n")  # detail left as it is
+    same_detail = memory.write_topic("people/ann", "# Ann\nLikes tea.\n", "Since 2020.")
+
+    assert again.unchanged and same_detail.unchanged and not again.created
+    assert memory.get_topic("people/ann") == before  # not made to look newly stated
+    assert [entry.op for entry in memory.topic_history("people/ann")] == ["create"]
+    root = memory.workspace.root
+    result = run("--workspace", str(root), "topic", "write", "people/ann", "--summary-file", "-",
+                 stdin="# Ann\nLikes tea.\n")  # fmt: skip
+    assert result.stdout == (
+        f"unchanged people/ann ({before_hash(before)}): it holds this text already\n"
+    )
+
+
+def before_hash(topic) -> str:
+    return content_hash(topic.summary, topic.detail, topic.meta.state)

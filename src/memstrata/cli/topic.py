@@ -220,6 +220,11 @@ def write(
     summary = _read_input(summary_file)
     detail = _read_input(detail_file) if detail_file is not None else None
     written = open_memory(ctx).write_topic(topic_id, summary, detail, reason=reason)
+    if written.unchanged:
+        click.echo(
+            f"unchanged {written.topic.id} ({written.entry.after}): it holds this text already"
+        )
+        return
     verb = "created" if written.created else "updated"
     click.echo(f"{verb} {written.topic.id} ({written.entry.before or '∅'} → {written.entry.after})")
     _note_held(written.held)

@@ -126,6 +126,8 @@ class TopicWrite:
     #: why the topic is held out of recall and the Index (it reads as an instruction to the
     #: model), else "": it is written all the same
     held: str = ""
+    #: the text was the topic's already: nothing was written, ``entry`` is its last change
+    unchanged: bool = False
 
 
 @dataclass(frozen=True, slots=True)
