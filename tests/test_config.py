@@ -67,3 +67,19 @@ def test_a_config_that_is_not_utf8_is_a_clear_error(tmp_path: Path):
     path.write_bytes(b"[budgets]\n# caf\xe9\n")
     with pytest.raises(ConfigError, match="invalid UTF-8"):
         load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("toml", "line"),
+    [
+        ("[topics]\nmax_active = 5\n\n[budgets]\nindex_bytes = 1\nrecal_bytes = 1\n", 6),
+        ("# mine\n\n[budget]\nrecall_bytes = 1\n", 3),
+        ("[budgets]\n  recall_bytes   =   'big'\n", 2),
+    ],
+)
+def test_a_bad_config_names_the_line_too(tmp_path: Path, toml: str, line: int):
+    path = tmp_path / "memstrata.toml"
+    path.write_text(toml)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert str(caught.value).startswith(f"{path}:{line}: ")

@@ -8,7 +8,9 @@ a default.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -107,26 +109,59 @@ def load_config(path: Path) -> Config:
     if not path.exists():
         return Config()
     try:
-        data = tomllib.loads(path.read_bytes().decode("utf-8"))
+        text = path.read_bytes().decode("utf-8")
+        data = tomllib.loads(text)
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: invalid UTF-8 at byte {error.start}") from error
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from error
-    return config_from_dict(data, str(path))
+    lines = _key_lines(text)
+
+    def origin(section: str, key: str | None) -> str:
+        line = lines.get((section, key))
+        return f"{path}:{line}" if line is not None else str(path)
+
+    return config_from_dict(data, origin)
 
 
-def config_from_dict(data: dict[str, Any], origin: str = "memstrata.toml") -> Config:
-    """Build a Config from parsed TOML, naming the first unknown key or wrong type."""
+def config_from_dict(
+    data: dict[str, Any], origin: str | Callable[[str, str | None], str] = "memstrata.toml"
+) -> Config:
+    """Build a Config from parsed TOML, naming the first unknown key or wrong type where it
+    stands (``origin``: the file, or the file and line of a section's key)."""
+    where = origin if callable(origin) else lambda _section, _key: origin
     sections = {f.name: f for f in fields(Config)}
     config = Config()
     for name, values in data.items():
         if name not in sections:
-            raise ConfigError(f"{origin}: unknown section [{name}]; known: {', '.join(sections)}")
+            known = ", ".join(sections)
+            raise ConfigError(f"{where(name, None)}: unknown section [{name}]; known: {known}")
         if not isinstance(values, dict):
-            raise ConfigError(f"{origin}: [{name}] must be a table of keys")
+            raise ConfigError(f"{where(name, None)}: [{name}] must be a table of keys")
         section = getattr(config, name)
-        config = replace(config, **{name: _section_from_dict(section, values, name, origin)})
+        config = replace(config, **{name: _section_from_dict(section, values, name, where)})
     return config
+
+
+_TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
+
+
+def _key_lines(text: str) -> dict[tuple[str, str | None], int]:
+    """Where each ``[section]`` and each of its ``key =`` first stands (1-based lines), for
+    messages; a key written another way (quoted, dotted) is named without its line."""
+    found: dict[tuple[str, str | None], int] = {}
+    section = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        table = _TABLE.match(line)
+        if table:
+            section = table.group(1)
+            found.setdefault((section, None), number)
+            continue
+        key = _KEY.match(line)
+        if key:
+            found.setdefault((section, key.group(1)), number)
+    return found
 
 
 #: keys where 0 means nothing at all: a recall of no items is no recall
@@ -142,10 +177,13 @@ _AT_MOST: dict[str, float] = {
 }
 
 
-def _section_from_dict(section: Any, values: dict[str, Any], name: str, origin: str) -> Any:
+def _section_from_dict(
+    section: Any, values: dict[str, Any], name: str, where: Callable[[str, str | None], str]
+) -> Any:
     hints = get_type_hints(type(section))
     changes: dict[str, Any] = {}
     for key, value in values.items():
+        origin = where(name, key)
         if key not in hints:
             known = ", ".join(hints)
             raise ConfigError(f"{origin}: unknown key {name}.{key}; known keys: {known}")
