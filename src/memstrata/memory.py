@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -1289,10 +1289,28 @@ class Memory:
                         *self.proposal_store.read_all().problems,
                         *self._raw_problems(),
                         *self._restore_problems(),
+                        *self._future_days(),
                     )
                 )
             ),
         )
+
+    def _future_days(self) -> list[Problem]:
+        """Journal days dated in the future: their facts would count as the newest said, and
+        win over what is stated today (a typo in a file name, most likely). Tomorrow is not: it
+        is today somewhere east of the clock's zone."""
+        now = self.clock()
+        latest = (now + timedelta(days=1)).date().isoformat()
+        return [
+            Problem(
+                self.workspace.relative(path),
+                None,
+                f"dated in the future (today is {now.date().isoformat()}): its facts count as "
+                "newer than anything said since; rename it to the day it logs",
+            )
+            for path in self.journal_paths()
+            if (day_of(path.name) or "") > latest
+        ]
 
     def _restore_problems(self) -> list[Problem]:
         """A snapshot restore killed before it finished: the files are half one state, half

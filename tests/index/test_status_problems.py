@@ -188,3 +188,15 @@ def test_an_entry_named_like_a_day_that_cannot_be_read_is_named_and_the_days_sti
     assert len(problems) == 1
     assert problems[0].startswith("memory/2025-11-09.md: cannot read it (")
     assert recalled == ["Ann likes tea"]
+
+
+def test_a_journal_day_after_today_is_named(workspace: Path, fixed_now: datetime):
+    (workspace / "memory" / "2099-01-01.md").write_text("# 2099-01-01\n\n- from the future\n")
+    (workspace / "memory" / "2025-11-20.md").write_text("# 2025-11-20\n\n- Ann likes tea\n")
+
+    [problems, *_] = statuses(workspace, fixed_now, runs=1)
+
+    assert problems == [
+        "memory/2099-01-01.md: dated in the future (today is 2025-11-27): its facts count as "
+        "newer than anything said since; rename it to the day it logs"
+    ]
