@@ -44,6 +44,8 @@ def test_a_value_can_be_overridden(tmp_path: Path):
         ("[dedup]\ngate_cosine = 'high'\n", "dedup.gate_cosine must be float"),
         ("[budgets]\nrecall_bytes = -5\n", "must not be negative"),
         ("[recall]\ndefault_k = 0\n", "recall.default_k must be at least 1"),
+        ("[topics]\nsummary_max_chars = 0\n", "topics.summary_max_chars must be at least 1"),
+        ("[topics]\nmax_active = 0\n", "topics.max_active must be at least 1"),
         ("[recall]\ndefault_k = 5000\n", "recall.default_k must be at most 1000"),
         ("[recall]\nmin_similarity = 2.0\n", "recall.min_similarity must be at most 1"),
         ("[recall]\nmin_similarity = nan\n", "recall.min_similarity must be a number"),

@@ -194,3 +194,18 @@ def test_a_line_appended_to_a_day_that_ends_with_retain_lands_in_it_and_log_goes
         "W @Ann: leads the design team": "Retain",
         "note": "Retain",
     }
+
+
+def test_a_day_holding_a_byte_that_is_no_utf8_is_left_as_it_is_and_says_what_to_do(
+    memory: Memory,
+):
+    path = memory.workspace.memory_dir / "2025-11-27.md"
+    path.write_bytes(b"# 2025-11-27\n\n- caf\xe9\n")
+
+    with pytest.raises(ParseError) as caught:
+        memory.log("hello")
+
+    assert str(caught.value) == (
+        f"{path}:3: invalid UTF-8 at byte 19; nothing was written: save the file as UTF-8"
+    )
+    assert path.read_bytes() == b"# 2025-11-27\n\n- caf\xe9\n"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from memstrata.errors import InputError
+from memstrata.errors import InputError, ParseError
 from memstrata.journal.parse import LETTER_OF_KIND, UPKEEP, check_fact_text
 from memstrata.model import FactKind
 from memstrata.workspace.atomic import update_shared_file
@@ -124,7 +124,13 @@ def append_log(
             lines = lines.replace("\n", "\r\n")
         return bom + lines.encode("utf-8"), index
 
-    index = update_shared_file(path, add_line)
+    try:
+        index = update_shared_file(path, add_line)
+    except ParseError as error:
+        # never rewritten around a bad byte: the day would be saved with U+FFFD for it
+        raise ParseError(
+            error.path, error.line, f"{error.problem}; nothing was written: save the file as UTF-8"
+        ) from error
     return LogWrite(path, index + 1, new_line)
 
 
