@@ -14,7 +14,7 @@ dedup and invalidate never pay twice for the same pair.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -30,6 +30,8 @@ COMMON_WORD_SHARE = 0.05
 COMMON_WORD_MIN = 50
 #: a topic whose every word is common finds its candidates by this many of its rarest
 RAREST = 2
+#: or they share this share of the shorter one's raw tokens, common ones included
+ALIKE_CONTAINMENT = 0.6
 #: candidates share at least this share of the shorter one's raw tokens
 RAW_CONTAINMENT = 0.2
 _RAW_TOKEN = re.compile(r"[^\W_]+")
@@ -114,14 +116,21 @@ class WordIndex:
             # Every word of it is common: its rarest still find the topics worded like it
             # (many topics phrased alike must not hide the duplicates among them).
             rare = sorted(tokens, key=lambda token: (len(self.postings[token]), token))[:RAREST]
-        candidates = set().union(*(self.postings.get(token, set()) for token in rare))
+        shared: Counter[str] = Counter()
+        for token in rare:
+            shared.update(self.postings.get(token, ()))
         mine = self.words(topic_id)
         found: list[Pair] = []
-        for other in candidates:
-            # common words count once a pair is found: a duplicate shares them too
-            count = len(tokens & self.tokens[other])
+        for other, count in shared.items():
             smaller = min(len(tokens), len(self.tokens[other]))
-            if other == topic_id or count < RAW_CONTAINMENT * smaller:
+            if other == topic_id:
+                continue
+            # Shared rare words make a candidate; so do common ones when nearly all are shared
+            # (a duplicate among topics phrased alike shares its one rare word, the name, and
+            # every common one), counted only then: they are many, and most pairs fail here.
+            if count < RAW_CONTAINMENT * smaller and (
+                len(tokens & self.tokens[other]) < ALIKE_CONTAINMENT * smaller
+            ):
                 continue
             theirs = self.words(other)
             if not mine or not theirs:
