@@ -267,7 +267,9 @@ def _listed(verb: str, paths: tuple[str, ...]) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def tick(ctx: click.Context, as_json: bool) -> None:
-    """Do the upkeep that is due (flush, distill, garden, index); fast when nothing is.
+    """Do the upkeep that is due (idle flush, garden, index); fast when nothing is.
+
+    Distill is listed as skipped: it is not built yet.
 
     For agent hooks: no daemon needed.
 
