@@ -40,6 +40,7 @@ def test_garden_ledger_undo_and_snapshots_from_the_command_line(
     [merge] = [step for step in steps if step["action"] == "merge"][:1]
     shown = _run(root, "ledger", "show", merge["id"])
     assert f"{merge['topics'][1]}: merge" in shown
+    assert f"  why: {' '.join(merge['why'].split())}\n" in shown  # one step: never cut short
     preview = _run(root, "ledger", "undo", merge["id"], "--dry-run")
     assert preview.startswith(f"{merge['id']}: would restore ") and "restored" not in preview
     assert "restored" in _run(root, "ledger", "undo", merge["id"])

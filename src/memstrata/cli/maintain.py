@@ -117,11 +117,15 @@ def show_ledger(ctx: click.Context, step_id: str | None, limit: int, as_json: bo
     if not records:
         click.echo("the ledger is empty")
     for record in records:
-        click.echo(
-            f"{record.id}  {record.time}  {record.action:<9} "
-            f"{', '.join(record.topics[:3])}{', …' if len(record.topics) > 3 else ''}  "
-            f"{one_line(record.why, 60)}"
-        )
+        if step_id:  # one step: all of it
+            click.echo(f"{record.id}  {record.time}  {record.action}  {', '.join(record.topics)}")
+            click.echo(f"  why: {' '.join(record.why.split())}")
+        else:
+            click.echo(
+                f"{record.id}  {record.time}  {record.action:<9} "
+                f"{', '.join(record.topics[:3])}{', …' if len(record.topics) > 3 else ''}  "
+                f"{one_line(record.why, 60)}"
+            )
         if step_id:
             for change in record.changes:
                 was = "created" if change.before is None else change.before_hash
