@@ -80,6 +80,13 @@ def test_a_file_where_init_needs_a_folder_is_named_and_nothing_is_made(
     assert sorted(path.relative_to(root).as_posix() for path in root.rglob("*")) == before
 
 
+def test_a_file_above_the_workspace_folder_is_named_too(tmp_path: Path):
+    (tmp_path / "notes").write_text("a note\n")
+
+    with pytest.raises(WorkspaceError, match=f"^{tmp_path / 'notes'}: a file where the workspace"):
+        init_workspace(tmp_path / "notes" / "ws")
+
+
 def test_a_link_to_nothing_where_init_needs_a_folder_is_named(tmp_path: Path):
     root = tmp_path / "ws"
     root.mkdir()

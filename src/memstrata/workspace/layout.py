@@ -153,7 +153,7 @@ def init_workspace(root: Path, config: Config | None = None) -> Workspace:
         )
     folders = (workspace.topics_dir, workspace.raw_dir, workspace.state_dir)
     for folder in folders:  # all looked at first, so a refusal leaves the folder as it was
-        blocking = _file_in_the_way(folder, workspace.root)
+        blocking = _file_in_the_way(folder)
         if blocking is not None:
             raise WorkspaceError(
                 f"{blocking}: {'a link to nothing' if blocking.is_symlink() else 'a file'} where "
@@ -175,12 +175,12 @@ def init_workspace(root: Path, config: Config | None = None) -> Workspace:
     return workspace
 
 
-def _file_in_the_way(path: Path, root: Path) -> Path | None:
-    """The outermost thing that is there but no folder on the way from ``root`` to ``path``
-    (a file, or a link to nothing)."""
+def _file_in_the_way(path: Path) -> Path | None:
+    """The outermost thing that is there but no folder on the way to ``path`` (a file, or a
+    link to nothing), the workspace folder's own parents included (``init afile/sub``)."""
     for step in (*reversed(path.parents), path):
         there = step.exists() or step.is_symlink()
-        if step.is_relative_to(root) and there and not step.is_dir():
+        if there and not step.is_dir():
             return step
     return None
 
