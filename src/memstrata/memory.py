@@ -27,6 +27,7 @@ from memstrata.context.compile import (
     recall_line,
 )
 from memstrata.errors import (
+    ConfigError,
     DiskFull,
     EmbedderFailed,
     InputError,
@@ -99,7 +100,7 @@ from memstrata.wiki.store import (
     TopicWrite,
 )
 from memstrata.workspace.atomic import append_line
-from memstrata.workspace.layout import find_workspace, init_workspace
+from memstrata.workspace.layout import Workspace, find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
 from memstrata.workspace.textfile import read_mending, require_plain, require_text
 
@@ -150,7 +151,7 @@ class Memory:
         embedder: Embedder | None = None,
     ) -> None:
         self.workspace = find_workspace(Path(path) if path is not None else None)
-        self.config = config or load_config(self.workspace.config_path)
+        self.config = config or _load_config(self.workspace)
         self.clock = clock
         self.lock = WorkspaceLock(self.workspace.lock_path)
         self.topics = TopicStore(self.workspace, self.config.topics, self.lock, clock)
@@ -1372,3 +1373,21 @@ class _PromotedRecord:
         append_line(self.path, promotion_key(fact.source, fact.text))
         self._facts.add((fact_file(fact.source), fact_digest(fact.text)))
         self._size = self.path.stat().st_size
+
+
+def _load_config(workspace: Workspace) -> Config:
+    """The workspace's settings; when they do not load, the error says where a good copy is:
+    each snapshot holds the settings as they were (``cp`` one back, or fix the line named)."""
+    try:
+        return load_config(workspace.config_path)
+    except ConfigError as error:
+        from memstrata.maintain.state import GardenPaths
+
+        snapshots = GardenPaths(workspace).snapshots
+        kept = sorted(snapshots.glob(f"snap-*/{workspace.config_path.name}"))
+        if not kept:
+            raise
+        newest = workspace.relative(kept[-1])
+        raise ConfigError(
+            f"{error}; the newest snapshot holds the settings as they were: {newest}"
+        ) from error

@@ -412,3 +412,19 @@ def test_a_workspace_path_that_is_a_link_in_a_loop_is_one_line(tmp_path: Path):
         run("status", env={"MEMSTRATA_WORKSPACE": loop}),
     ):
         assert_one_line_error(result, loop, "cannot follow its links", "Symlink loop")
+
+
+def test_a_broken_config_says_which_snapshot_holds_the_settings_as_they_were(ws: Path):
+    assert run("--workspace", str(ws), "snapshot", "take", "--reason", "before").returncode == 0
+    [taken] = sorted((ws / ".memstrata" / "snapshots").glob("snap-*"))
+    config = ws / "memstrata.toml"
+    config.write_text(config.read_text().replace("max_active = 100", 'max_active = "lots"'))
+
+    result = run("--workspace", str(ws), "status")
+
+    assert_one_line_error(
+        result,
+        f"{config}:4: topics.max_active must be int",
+        f"the newest snapshot holds the settings as they were: .memstrata/snapshots/{taken.name}/"
+        "memstrata.toml",
+    )
