@@ -237,3 +237,24 @@ def test_a_folder_that_cannot_be_listed_is_named_not_passed_over(
     assert result.returncode == 1
     assert result.stdout.startswith("1 file, 1 session: 2 turns added")
     assert f"problem: {private}: cannot list the folder: Permission denied" in result.stderr
+
+
+def test_a_large_import_says_how_its_turns_get_their_vectors(ws: Path, tmp_path: Path):
+    chat = tmp_path / "long.jsonl"
+    rows = [
+        {"role": "user" if n % 2 == 0 else "assistant", "content": f"turn {n} about zeppelins"}
+        for n in range(1000)
+    ]
+    chat.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    small = _write_chat(tmp_path / "small.jsonl")
+
+    large = run("--workspace", str(ws), "ingest", str(chat))
+    few = run("--workspace", str(ws), "ingest", str(small))
+
+    assert large.returncode == 0, large.stderr
+    assert large.stderr.strip() == (
+        "note: 1,000 new turns are found by their words at once, by their meaning once "
+        "embedded: each search embeds up to 256 of them; 'memstrata rebuild' embeds them all "
+        "now (minutes per 100k turns)"
+    )
+    assert few.stderr == ""

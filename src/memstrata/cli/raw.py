@@ -11,6 +11,7 @@ from memstrata.cli.output import counted, echo_json
 from memstrata.raw.importers import FORMATS
 from memstrata.raw.ingest import IngestReport, paths_named
 from memstrata.raw.spool import stream_label
+from memstrata.recall.vector_cache import EMBED_PER_QUERY
 
 
 @click.command()
@@ -55,6 +56,13 @@ def ingest(
         echo_json(report)
     else:
         click.echo(_summary(report, format_name))
+    if report.turns_added >= BACKLOG_NOTE_TURNS and memory.config.embeddings.model != "none":
+        click.echo(
+            f"note: {report.turns_added:,} new turns are found by their words at once, by their "
+            f"meaning once embedded: each search embeds up to {EMBED_PER_QUERY} of them; "
+            "'memstrata rebuild' embeds them all now (minutes per 100k turns)",
+            err=True,
+        )
     for problem in report.problems[:50]:
         click.echo(f"problem: {problem}", err=True)
     if len(report.problems) > 50:
@@ -68,6 +76,8 @@ def ingest(
 
 #: how many skipped files the text report names (``--json`` lists them all)
 NAMED_SKIPS = 3
+#: an import of this many turns says how their vectors come (search would be slow till then)
+BACKLOG_NOTE_TURNS = 1000
 
 
 def _summary(report: IngestReport, format_name: str) -> str:
