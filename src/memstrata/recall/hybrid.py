@@ -143,8 +143,7 @@ def recall_items(
     candidates = list(pool.values())
     if filters.entity:  # the filter reads them; otherwise only the items returned need them
         _fill_entities(db, candidates)
-    entries = [c.item.source for c in candidates if c.item.stratum == "journal"]
-    left_out = _promoted(db, entries) | _upkeep(db, entries)
+    left_out = _left_out(db, [c.item.source for c in candidates if c.item.stratum == "journal"])
     kept = [
         candidate
         for candidate in candidates
@@ -232,14 +231,16 @@ def _share_of_best(scores: Mapping[str, float]) -> dict[str, float]:
     return {item: max(0.0, value) / best for item, value in scores.items()}
 
 
-def _promoted(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
-    """The journal facts among ``sources`` that a topic has taken in.
+def _left_out(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
+    """The journal entries among ``sources`` that recall leaves out.
 
-    A fact counts when ``memory/.promoted`` records this very text from this file (at any
-    line: lines move when notes are logged above ``## Retain``) and a topic's lineage names
-    that record. That topic
-    speaks for the fact in whatever state the wiki now holds it (merged, superseded, in
-    conflict): the journal line would be the same knowledge twice, or stale.
+    - **Promoted facts:** a fact that a topic has taken in. It counts when ``memory/.promoted``
+      records this very text from this file (at any line: lines move when notes are logged
+      above ``## Retain``) and a topic's lineage names that record. That topic speaks for the
+      fact in whatever state the wiki now holds it (merged, superseded, in conflict): the
+      journal line would be the same knowledge twice, or stale.
+    - **Upkeep notes:** entries in a day's ``## Upkeep`` section, memstrata's own notes on its
+      upkeep (the gardener's summary and health line): about the memory, not knowledge.
     """
     lines = _journal_lines(sources)
     if not lines:
@@ -248,11 +249,12 @@ def _promoted(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
         "SELECT j.source || '#L' || j.line FROM json_each(?) AS v"
         " JOIN journal j ON j.source = json_extract(v.value, '$[0]')"
         " AND j.line = json_extract(v.value, '$[1]')"
+        " WHERE j.section = ? COLLATE NOCASE"
         # the records of this file (a range of the primary key: <file>#L…) with this text
-        " WHERE j.digest != '' AND EXISTS (SELECT 1 FROM promoted p"
+        " OR (j.digest != '' AND EXISTS (SELECT 1 FROM promoted p"
         " JOIN lineage l ON l.ref = p.source WHERE p.source > j.source || '#L'"
-        " AND p.source < j.source || '#M' AND p.digest = j.digest)",
-        (json.dumps(lines),),
+        " AND p.source < j.source || '#M' AND p.digest = j.digest))",
+        (json.dumps(lines), UPKEEP),
     )
     return {source for (source,) in rows}
 
@@ -533,21 +535,6 @@ def items_for_sources(db: sqlite3.Connection, sources: Sequence[str]) -> dict[st
         item = _journal_item(row)
         found[item.source] = item
     return found
-
-
-def _upkeep(db: sqlite3.Connection, sources: Sequence[str]) -> set[str]:
-    """The journal entries among ``sources`` in a day's ``## Upkeep`` section: memstrata's own
-    notes on its upkeep (the gardener's summary and health line), never recalled."""
-    lines = _journal_lines(sources)
-    if not lines:
-        return set()
-    rows = db.execute(
-        "SELECT j.source || '#L' || j.line FROM json_each(?) AS v"
-        " JOIN journal j ON j.source = json_extract(v.value, '$[0]')"
-        " AND j.line = json_extract(v.value, '$[1]') WHERE j.section = ? COLLATE NOCASE",
-        (json.dumps(lines), UPKEEP),
-    )
-    return {source for (source,) in rows}
 
 
 def _journal_rows(db: sqlite3.Connection, sources: Sequence[str]) -> list[sqlite3.Row]:
