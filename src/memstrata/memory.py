@@ -49,14 +49,7 @@ from memstrata.index_sync import (
 )
 from memstrata.journal.log import LogWrite, append_log
 from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
-from memstrata.journal.promoted import (
-    PROMOTED_FILE,
-    fact_digest,
-    fact_file,
-    promoted_facts,
-    promotion_key,
-    read_promoted,
-)
+from memstrata.journal.promoted import PROMOTED_FILE, PromotedRecord, fact_file
 from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
 from memstrata.model import (
     FACT_KINDS,
@@ -99,7 +92,6 @@ from memstrata.wiki.store import (
     TopicText,
     TopicWrite,
 )
-from memstrata.workspace.atomic import append_line
 from memstrata.workspace.layout import Workspace, find_workspace, init_workspace
 from memstrata.workspace.lock import WorkspaceLock
 from memstrata.workspace.textfile import read_mending, require_plain, require_text
@@ -687,7 +679,7 @@ class Memory:
         tell = on_problem or (lambda _problem: None)
         paths = [self._journal_day(day)] if day else self.journal_paths()
         results: list[tuple[Fact, Verdict]] = []
-        done = _PromotedRecord(record)
+        done = PromotedRecord(record)
         for path in paths:
             if day and not path.is_file():
                 raise InputError(f"{self.workspace.relative(path)}: no journal for that day")
@@ -702,7 +694,7 @@ class Memory:
                 tell(problem)
             for fact in parsed.facts:
                 if bad_lines.intersection(range(fact.line, fact.line + fact.text.count("\n") + 1)):
-                    tell(Problem(fact.source.rpartition("#L")[0], fact.line, _NOT_UTF8_FACT))
+                    tell(Problem(fact_file(fact.source), fact.line, _NOT_UTF8_FACT))
                     continue
                 if dry_run:
                     if not done.holds(fact):
@@ -1348,31 +1340,6 @@ _NOT_UTF8_FACT = (
     "not promoted: the fact holds bytes that are no UTF-8 (read as \ufffd); fix the bytes "
     "and promote again"
 )
-
-
-class _PromotedRecord:
-    """``memory/.promoted`` as read, read again only when it grew (another process promoted)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._size = -1
-        self._facts: set[tuple[str, str]] = set()
-
-    def holds(self, fact: Fact) -> bool:
-        try:
-            size = self.path.stat().st_size
-        except FileNotFoundError:
-            size = 0
-        if size != self._size:
-            self._facts = promoted_facts(read_promoted(self.path))
-            self._size = size
-        return (fact_file(fact.source), fact_digest(fact.text)) in self._facts
-
-    def add(self, fact: Fact) -> None:
-        """Record ``fact`` as promoted (the caller holds the lock: no one else appends)."""
-        append_line(self.path, promotion_key(fact.source, fact.text))
-        self._facts.add((fact_file(fact.source), fact_digest(fact.text)))
-        self._size = self.path.stat().st_size
 
 
 def _load_config(workspace: Workspace) -> Config:

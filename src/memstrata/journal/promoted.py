@@ -13,6 +13,8 @@ import hashlib
 from pathlib import Path
 
 from memstrata.errors import ParseError
+from memstrata.model import Fact
+from memstrata.workspace.atomic import append_line
 from memstrata.workspace.textfile import read_text
 
 PROMOTED_FILE = ".promoted"
@@ -56,3 +58,29 @@ def promoted_facts(records: set[tuple[str, str]]) -> set[tuple[str, str]]:
 def fact_file(source: str) -> str:
     """The file of a fact's source ``memory/<day>.md#L<n>``."""
     return source.rpartition("#L")[0] or source
+
+
+class PromotedRecord:
+    """``memory/.promoted`` as read, read again only when it grew (another process promoted)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._size = -1
+        self._facts: set[tuple[str, str]] = set()
+
+    def holds(self, fact: Fact) -> bool:
+        """Whether ``fact`` (its file and text) was promoted, by this process or another."""
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size != self._size:
+            self._facts = promoted_facts(read_promoted(self.path))
+            self._size = size
+        return (fact_file(fact.source), fact_digest(fact.text)) in self._facts
+
+    def add(self, fact: Fact) -> None:
+        """Record ``fact`` as promoted (the caller holds the lock: no one else appends)."""
+        append_line(self.path, promotion_key(fact.source, fact.text))
+        self._facts.add((fact_file(fact.source), fact_digest(fact.text)))
+        self._size = self.path.stat().st_size
