@@ -21,7 +21,7 @@ from pathlib import Path
 from memstrata.bench.latency import measure_latency
 from memstrata.bench.report import render_table
 from memstrata.bench.run import BenchmarkRun, progress_bar, run_retrieval
-from memstrata.errors import InputError
+from memstrata.errors import MemstrataError
 from memstrata.providers.embedder import DEFAULT_EMBEDDER, load_embedder
 from memstrata.recall.turns import TurnWeights
 
@@ -67,11 +67,9 @@ def main() -> int:
     )
     try:
         report, columns = run_retrieval(run, on_corpus=progress_bar())
-    except InputError as error:
+    except MemstrataError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    if report["meta"]["embedder_fallback"]:
-        print(f"warning: {report['meta']['embedder_fallback']}", file=sys.stderr)
     if args.json:
         print(json.dumps(report, indent=2))
     else:

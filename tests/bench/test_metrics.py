@@ -40,13 +40,32 @@ def test_tally_averages_per_category_with_all_first():
     tally.add(("all", "2"), {"recall@5": 1.0})
     tally.add(("all", "1"), {"recall@5": 0.0})
 
-    assert tally.blocks() == {
-        "all": {"n": 2.0, "recall@5": 0.5},
-        "1": {"n": 1.0, "recall@5": 0.0},
-        "2": {"n": 1.0, "recall@5": 1.0},
+    blocks = tally.blocks()
+
+    assert blocks == {
+        "all": {"n": 2, "recall@5": 0.5},
+        "1": {"n": 1, "recall@5": 0.0},
+        "2": {"n": 1, "recall@5": 1.0},
     }
+    assert all(type(block["n"]) is int for block in blocks.values())  # JSON shows 2, not 2.0
 
 
 def test_percentile_uses_the_nearest_rank():
     assert percentile([5.0, 1.0, 3.0, 2.0], 0.5) == 2.0
     assert percentile([], 0.5) == 0.0
+
+
+def test_categories_sort_all_first_then_ranges_then_numbers_by_value():
+    tally = Tally()
+    for category in ("10", "2", "1-4", "1", "single-session-user", "all", "knowledge-update"):
+        tally.add((category,), {"recall@5": 1.0})
+
+    assert list(tally.blocks()) == [
+        "all",
+        "1-4",
+        "knowledge-update",
+        "single-session-user",
+        "1",
+        "2",
+        "10",
+    ]

@@ -7,9 +7,13 @@ Each corpus is searched on its own (a LoCoMo conversation, a LongMemEval questio
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 from memstrata.model import Session, Turn
 
@@ -38,6 +42,18 @@ class Corpus:
     @property
     def levels(self) -> tuple[str, ...]:
         return tuple(self.baseline_docs)
+
+
+def read_json(path: Path) -> Any:
+    """The JSON a benchmark's data file holds, gzipped or not.
+
+    Told by the file's first bytes, not its name, so either benchmark reads either form.
+    """
+    with path.open("rb") as handle:
+        gzipped = handle.read(2) == b"\x1f\x8b"
+    opener = gzip.open if gzipped else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return json.load(handle)
 
 
 def ranked_keys(sources: Sequence[str], keys: Mapping[str, str]) -> list[str]:

@@ -195,8 +195,9 @@ def score_corpus(
                     ranked = retriever.search(question)
                     run.query_ms.append((time.perf_counter() - started) * 1000)
                     scores: dict[str, float] = {}
-                    for level, ids in ranked.items():
-                        scores.update(scorer(ids, set(question.gold[level]), level))
+                    # in the corpus's order of levels, so both methods list their keys alike
+                    for level in corpus.levels:
+                        scores.update(scorer(ranked[level], set(question.gold[level]), level))
                     run.tally.add(question.categories, scores)
         finally:
             memstrata.close()

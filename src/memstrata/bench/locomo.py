@@ -8,12 +8,11 @@ photo's caption is kept in both methods' documents as ``[shares a photo: …]``.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memstrata.bench.corpus import Corpus, Question
+from memstrata.bench.corpus import Corpus, Question, read_json
 from memstrata.clock import to_iso
 from memstrata.model import Session, Turn
 
@@ -26,11 +25,12 @@ def parse_locomo_date(text: str) -> datetime:
 
 
 def load_locomo(path: Path, captions: bool = True) -> list[Corpus]:
-    """Every conversation in a LoCoMo JSON file as a corpus of turns and its questions.
+    """Every conversation in a LoCoMo file (``.json`` or ``.json.gz``) as a corpus of turns and
+    its questions.
 
     Categories reported: ``all``, the number, and ``1-4`` (all but adversarial).
     """
-    samples = json.loads(path.read_text(encoding="utf-8"))
+    samples = read_json(path)
     return [_corpus(sample, captions) for sample in samples]
 
 

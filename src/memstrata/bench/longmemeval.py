@@ -8,12 +8,10 @@ skipped. memstrata ingests each session's user turns, numbered from 0, with the 
 
 from __future__ import annotations
 
-import gzip
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memstrata.bench.corpus import Corpus, Question
+from memstrata.bench.corpus import Corpus, Question, read_json
 from memstrata.clock import to_iso
 from memstrata.model import Session, Turn
 
@@ -27,11 +25,8 @@ def parse_longmemeval_date(text: str) -> datetime:
 
 def load_longmemeval(path: Path, limit: int | None = None) -> list[Corpus]:
     """Every evaluable question of a LongMemEval file (``.json`` or ``.json.gz``) as a corpus."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        items = json.load(handle)
     corpora = []
-    for item in items:
+    for item in read_json(path):
         corpus = _corpus(item)
         if corpus is not None:
             corpora.append(corpus)

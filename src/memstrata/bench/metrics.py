@@ -9,6 +9,7 @@ DCG = rel_1 + Σ_{i≥2} rel_i / log2(i) over the top k, divided by the ideal DC
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -69,19 +70,23 @@ class Tally:
             self.rows.setdefault(category, []).append(scores)
 
     def blocks(self) -> dict[str, dict[str, float]]:
-        """``{category: {metric: mean, "n": count}}`` with categories in a stable order."""
+        """``{category: {"n": count, metric: mean}}``, categories in :func:`category_order`."""
         result: dict[str, dict[str, float]] = {}
-        for category in sorted(self.rows, key=_category_order):
+        for category in sorted(self.rows, key=category_order):
             rows = self.rows[category]
-            block: dict[str, float] = {"n": float(len(rows))}
+            block: dict[str, float] = {"n": len(rows)}
             for metric in rows[0]:
                 block[metric] = round(sum(row[metric] for row in rows) / len(rows), 4)
             result[category] = block
         return result
 
 
-def _category_order(category: str) -> tuple[int, str]:
-    return (0 if category == "all" else 1, category)
+def category_order(category: str) -> tuple[int, list[tuple[int, str]]]:
+    """Sort key: ``all``, then ranges of categories (LoCoMo's ``1-4``), then the rest with
+    numbers compared as numbers (``2`` before ``10``)."""
+    rank = 0 if category == "all" else 1 if re.fullmatch(r"\d+-\d+", category) else 2
+    parts = re.split(r"(\d+)", category)
+    return rank, [(int(part), "") if part.isdigit() else (-1, part) for part in parts if part]
 
 
 def percentile(values: Sequence[float], share: float) -> float:

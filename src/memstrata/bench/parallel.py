@@ -15,6 +15,7 @@ from pathlib import Path
 
 from memstrata.bench.corpus import Corpus
 from memstrata.bench.harness import MethodRun, Scorer, score_corpus
+from memstrata.errors import EmbedderFailed
 from memstrata.providers.cache import CachedEmbedder
 from memstrata.providers.embedder import Embedder, load_embedder
 from memstrata.recall.turns import TurnWeights
@@ -22,16 +23,24 @@ from memstrata.recall.turns import TurnWeights
 _embedder: Embedder | None = None
 
 
-def load_run_embedder(spec: str, cache: Path | None) -> tuple[Embedder | None, str]:
-    """The embedder a run names (``none``: lexical only), behind its cache; and why it fell
-    back to another, when it did."""
+def load_run_embedder(spec: str, cache: Path | None) -> Embedder | None:
+    """The embedder a run names (``none``: lexical only), behind its cache.
+
+    A spec that names no model we can load stops the run with :class:`EmbedderFailed`: where
+    a workspace falls back to hashing, a benchmark would report another model's figures.
+    """
     if spec == "none":
-        return None, ""
+        return None
+    if spec.startswith("openai:") and not spec.removeprefix("openai:").partition("@")[0].strip():
+        raise EmbedderFailed(f"embedder {spec!r} names no model (openai:<model>@<base url>)")
     choice = load_embedder(spec)
+    if choice.fallback_reason:
+        cause = choice.fallback_reason.removesuffix("; using the hashing embedder")
+        raise EmbedderFailed(f"{cause}; the benchmark stops rather than run another embedder")
     embedder = choice.embedder
     if cache is not None:
         embedder = CachedEmbedder(embedder, cache, cache_queries=False)
-    return embedder, choice.fallback_reason
+    return embedder
 
 
 def score_in_workers(
@@ -60,7 +69,7 @@ def score_in_workers(
 
 def _start(spec: str, cache: Path | None) -> None:
     global _embedder
-    _embedder, _ = load_run_embedder(spec, cache)
+    _embedder = load_run_embedder(spec, cache)
 
 
 def _score(

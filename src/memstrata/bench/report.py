@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-LOCOMO_COLUMNS = ("recall@5", "recall@10", "recall@20", "hit@5", "hit@10")
+LOCOMO_COLUMNS = ("recall@5", "recall@10", "recall@20", "hit@5", "hit@10", "hit@20")
 LONGMEMEVAL_COLUMNS = (
     "session_recall_all@5",
     "session_recall_all@10",

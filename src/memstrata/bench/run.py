@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import sys
 import time
+import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from memstrata.bench.corpus import Corpus
 from memstrata.bench.harness import (
@@ -59,9 +60,11 @@ def run_retrieval(
     if not any(corpus.questions for corpus in corpora):
         # none at all, or none whose evidence names a turn of its conversation
         raise InputError(f"{run.path}: no questions with evidence to score")
+    if on_corpus is not None:
+        on_corpus(0, len(corpora))  # drawn now: loading the model and the first corpus take a while
     weights = run.weights or TurnWeights()
-    # Workers load their own; the parent's names the embedder and any fallback in the report.
-    embedder, fallback = load_run_embedder(run.embedder, run.embed_cache)
+    # Workers load their own; the parent's names the embedder in the report (or stops the run).
+    embedder = load_run_embedder(run.embedder, run.embed_cache)
     started = time.perf_counter()
     if run.jobs > 1:
         results = score_in_workers(
@@ -83,24 +86,36 @@ def run_retrieval(
         path=str(run.path),
         total_s=round(time.perf_counter() - started, 1),
         jobs=run.jobs,
-        embedder_fallback=fallback,
     )
     return report, columns
 
 
-def progress_bar() -> Callable[[int, int], None] | None:
+@dataclass(slots=True)
+class ProgressBar:
+    """Corpora scored so far, redrawn in place on ``stream``; :meth:`close` ends its line."""
+
+    stream: TextIO
+    is_open: bool = field(default=False, init=False)
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = int(30 * done / total) if total else 30
+        self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+        self.is_open = done < total
+        if not self.is_open:
+            self.stream.write("\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End a bar left part-way (the run stopped), so a message after it starts a line."""
+        if self.is_open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.is_open = False
+
+
+def progress_bar() -> ProgressBar | None:
     """A bar on stderr when it is a terminal (``None`` otherwise: logs stay clean)."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        filled = int(30 * done / total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
+    return ProgressBar(sys.stderr) if sys.stderr.isatty() else None
 
 
 def _load(run: BenchmarkRun) -> tuple[list[Corpus], Scorer, tuple[str, ...]]:
@@ -115,7 +130,7 @@ def _load(run: BenchmarkRun) -> tuple[list[Corpus], Scorer, tuple[str, ...]]:
         return load_longmemeval(run.path, run.limit), score_longmemeval, LONGMEMEVAL_COLUMNS
     except json.JSONDecodeError as error:
         raise InputError(f"{run.path}:{error.lineno}: not valid JSON ({error.msg})") from error
-    except (UnicodeDecodeError, OSError, EOFError) as error:
+    except (UnicodeDecodeError, OSError, EOFError, zlib.error) as error:
         raise InputError(f"{run.path}: cannot be read ({error})") from error
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise InputError(

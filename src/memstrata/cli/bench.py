@@ -20,7 +20,8 @@ from memstrata.providers.embedder import DEFAULT_EMBEDDER
     "--embedder",
     default=DEFAULT_EMBEDDER,
     show_default=True,
-    help="Embedder spec (use-multilingual, e5-small, hashing, openai:…), or none: lexical only.",
+    help="Embedder spec (use-multilingual, e5-small, hashing, openai:…), or none: lexical "
+    "only. A spec that cannot load stops the run: no fallback.",
 )
 @click.option(
     "--embed-cache",
@@ -70,9 +71,12 @@ def bench(
     Example: memstrata bench locomo locomo10.json --json
     """
     run = BenchmarkRun(benchmark, path, embedder, embed_cache, limit, through=through, jobs=jobs)
-    report, columns = run_retrieval(run, on_corpus=progress_bar())
-    if report["meta"]["embedder_fallback"]:
-        click.echo(f"warning: {report['meta']['embedder_fallback']}", err=True)
+    bar = progress_bar()
+    try:
+        report, columns = run_retrieval(run, on_corpus=bar)
+    finally:
+        if bar is not None:
+            bar.close()  # a run that stops part-way leaves its message a line of its own
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
