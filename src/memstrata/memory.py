@@ -8,6 +8,7 @@ other processes by comparing each file's size and mtime with what the index last
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -15,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Concatenate, ParamSpec, TypeVar
 
 from memstrata.clock import Clock, system_now, to_iso
 from memstrata.config import Config, load_config
@@ -67,7 +68,7 @@ from memstrata.proposals import ProposalStore
 from memstrata.providers.guarded import GuardedEmbedder
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files, paths_named
 from memstrata.raw.store import RawStore, open_raw_store
-from memstrata.recall.access import Access, AccessLog
+from memstrata.recall.access import Access, AccessLog, access_keys
 from memstrata.recall.filters import RecallFilters
 from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.hybrid import SemanticArm, recall_items
@@ -81,7 +82,7 @@ from memstrata.recall.inputs import (
 from memstrata.recall.lexical import search_journal, search_topics
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
-from memstrata.sqlite import file_identity
+from memstrata.sqlite import file_identity, is_damage, is_sound
 from memstrata.wiki.index_file import RenderedIndex, render_index_file
 from memstrata.wiki.store import (
     DETAIL,
@@ -113,6 +114,32 @@ if TYPE_CHECKING:
     from memstrata.recall.vector_cache import VectorCache
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _heals_index(
+    method: Callable[Concatenate[Memory, P], R],
+) -> Callable[Concatenate[Memory, P], R]:
+    """A call that meets a damaged index (a page SQLite finds malformed) has the index made anew
+    from the files and runs once more: the index is derived, so nothing is lost, and no one has
+    to know to type ``memstrata rebuild``. Running again is safe for the writes so marked: they
+    read the index before they write a file, and an index update after a file write that meets
+    the damage heals it there (:meth:`Memory._index_failed`) instead of raising."""
+
+    @functools.wraps(method)
+    def healing(self: Memory, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            if not self._index_is_damaged(error):
+                raise
+            self._heal_index(str(error))
+            return method(self, *args, **kwargs)
+
+    return healing
+
+
 @dataclass(frozen=True, slots=True)
 class Status:
     """A workspace at a glance."""
@@ -128,6 +155,8 @@ class Status:
     raw_turns: int
     #: files (or lines) that could not be read, so their knowledge is missing until fixed
     problems: tuple[Problem, ...] = ()
+    #: what this call found and mended on its way (a damaged index made anew)
+    notes: tuple[str, ...] = ()
 
 
 class Memory:
@@ -158,6 +187,8 @@ class Memory:
         self.embedder_failure = ""
         #: why the raw database could not be read by the last read that spans every stratum
         self.raw_damage = ""
+        #: what healing the index did, for the next read's notes (see :meth:`_take_index_note`)
+        self._index_note = ""
         self._embedder_down_until = 0.0
         #: the refresh of the turn being answered (see :meth:`_one_refresh`)
         self._turn_sync: SyncReport | None = None
@@ -221,6 +252,41 @@ class Memory:
             if self._index.recreated:
                 self.sync()
         return self._index
+
+    def _index_is_damaged(self, error: sqlite3.DatabaseError) -> bool:
+        """Whether ``error`` came from damage to this workspace's index file (not the raw
+        store's, nor a busy or full disk): then it may be made anew."""
+        index = self._index
+        if self.read_only or index is None or not is_damage(error):
+            return False
+        return not is_sound(index.db)
+
+    def _index_failed(self, error: Exception) -> bool:
+        """Heal the damage an index update met after its file was written (the index made anew
+        takes the file in); False when the failure was not damage to the index."""
+        if isinstance(error, sqlite3.DatabaseError) and self._index_is_damaged(error):
+            self._heal_index(str(error))
+            return True
+        return False
+
+    def _heal_index(self, reason: str) -> None:
+        """Make the index anew from the files, as ``rebuild`` does, but leave embedding to the
+        reads that need vectors (up to a few hundred each, from the cache when texts are
+        unchanged): a prompt hook must not wait for a whole workspace to be embedded."""
+        with self.lock.held():
+            if self._index is not None:
+                self._index.close()
+            self._index = self._vectors = None
+            self._index = recreate_index(self.workspace.index_db)
+            self.sync()
+        where = self.workspace.relative(self.workspace.index_db)
+        self._index_note = f"{where} was damaged ({reason}); it was made anew from the files"
+
+    def _take_index_note(self) -> tuple[str, ...]:
+        """The note of an index made anew, once: told by the call that healed it, not by every
+        later read of a long-lived process."""
+        note, self._index_note = self._index_note, ""
+        return (note,) if note else ()
 
     @property
     def raw(self) -> RawStore:
@@ -464,8 +530,15 @@ class Memory:
 
     def _reindex_topic(self, topic_id: str) -> None:
         stamp = stamp_files(str(self.workspace.topic_dir(topic_id)), (SUMMARY, DETAIL, META))
-        self.index.put_topic(self.topics.get(topic_id), stamp)
+        try:
+            self.index.put_topic(self.topics.get(topic_id), stamp)
+        except sqlite3.DatabaseError as error:
+            # The topic file is written, the truth: a damaged index is made anew from the
+            # files here, so no caller retries the write and records the knowledge twice.
+            if not self._index_failed(error):
+                raise
 
+    @_heals_index
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
         """The topic index as injected each turn (≤ the index budget), hand edits included."""
         self.refresh()  # keeps _index.json in step with topic files edited by hand
@@ -516,6 +589,7 @@ class Memory:
             raise
         return [float(value) for value in rows[1:] @ rows[0]]
 
+    @_heals_index
     def remember(
         self,
         text: str | bytes,
@@ -639,11 +713,15 @@ class Memory:
             except (sqlite3.DatabaseError, OSError, DiskFull) as error:
                 # The line is in the file, the truth: failing now would have it logged twice
                 # by a retry. The index is derived; the next read takes the day in.
-                note = f"written; the index could not take it in ({error}); the next read will"
-                return replace(written, index_note=note)
+                if not self._index_failed(error):
+                    note = f"written; the index could not take it in ({error}); reads take it in"
+                    return replace(written, index_note=note)
+                held = list(self.index.held())  # made anew from the files, this line included
         source = f"{self.workspace.relative(path)}#L{written.line}"
         reason = next((entry.reason for entry in held if entry.source == source), "")
-        return replace(written, held=reason) if reason else written
+        written = replace(written, held=reason) if reason else written
+        healed = self._take_index_note()
+        return replace(written, index_note=healed[0]) if healed else written
 
     def _journal_day(self, day: str) -> Path:
         """The journal file of ``day``, which must be a date written YYYY-MM-DD."""
@@ -796,6 +874,7 @@ class Memory:
 
     # -- search and context --------------------------------------------------------------------
 
+    @_heals_index
     def search(
         self,
         query: str,
@@ -841,8 +920,10 @@ class Memory:
         if self.embedder_failure:
             notes.append(f"{self.embedder_failure}; ranked by words alone")
         notes.extend(f"raw transcripts not searched: {problem}" for problem in self._raw_problems())
+        notes.extend(self._take_index_note())
         return tuple(notes)
 
+    @_heals_index
     def search_raw(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Hybrid search over raw turns (see :mod:`memstrata.recall.turns`), labelled raw.
 
@@ -854,6 +935,7 @@ class Memory:
         hits = (self.raw.hit(turn.source, turn.score, turn.arms) for turn in ranked)
         return [hit for hit in hits if hit is not None]
 
+    @_heals_index
     def search_sessions(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Whole raw sessions (conversations) ranked for ``query``, best first, labelled raw.
 
@@ -885,6 +967,7 @@ class Memory:
                 hits.append(replace(hit, extra={**hit.extra, "arms": arm}))
         return hits
 
+    @_heals_index
     def rank_raw(
         self,
         query: str,
@@ -1024,6 +1107,7 @@ class Memory:
             return f"semantic arm off: {self.embedder_failure}; lexical, entity and temporal only"
         return "semantic arm off (embeddings disabled): lexical, entity and temporal"
 
+    @_heals_index
     def recall(
         self,
         query: str,
@@ -1085,7 +1169,7 @@ class Memory:
             query,
             filters,
             now,
-            self.access.get,
+            self._accesses,
             semantic=semantic,
             stale_days=self.config.recall.stale_after_days,
             semantic_floor=self.config.recall.min_similarity,
@@ -1098,8 +1182,9 @@ class Memory:
             notes.append(self.vectors.note)
         if self.access.note:
             notes.append(self.access.note)
+        notes.extend(self._take_index_note())
         if record_access and items and not self.read_only:
-            self.access.record([item.source for item in items], to_iso(now))
+            self.record_use(item.source for item in items)
         if record_metric:
             self._metric(
                 {
@@ -1111,6 +1196,7 @@ class Memory:
             )
         return RecallResult(query, tuple(items), tuple(notes))
 
+    @_heals_index
     def context(
         self,
         query: str | None = None,
@@ -1178,12 +1264,20 @@ class Memory:
         (``recall(..., record_access=False)``) calls it for what it kept."""
         used = list(sources)
         if used and not self.read_only:
-            self.access.record(used, to_iso(self.clock()))
+            keys = access_keys(self.index.db, used)
+            self.access.record(keys.values(), to_iso(self.clock()))
 
     def access_of(self, source: str) -> Access:
         """How often recall returned ``source`` (a topic id, a journal line) and when last;
         never: ``Access(0, "")``. Read from ``.memstrata/access.db``; nothing is written."""
-        return self.access.get([source]).get(source, Access(0, ""))
+        return self._accesses([source]).get(source, Access(0, ""))
+
+    def _accesses(self, sources: Sequence[str]) -> dict[str, Access]:
+        """The access of each source that has one, keyed as given (see
+        :func:`~memstrata.recall.access.access_keys` for how the log keys them)."""
+        keys = access_keys(self.index.db, sources)
+        found = self.access.get(keys.values())
+        return {source: found[key] for source, key in keys.items() if key in found}
 
     def metrics(self, days: int = 7) -> MetricsSummary:
         """Summarise ``memory/metrics.jsonl`` over the last ``days`` days."""
@@ -1253,6 +1347,7 @@ class Memory:
 
     # -- status --------------------------------------------------------------------------------
 
+    @_heals_index
     def status(self) -> Status:
         from memstrata.index_sync import journal_problems, oversized_topics
 
@@ -1286,6 +1381,7 @@ class Memory:
                     )
                 )
             ),
+            notes=self._take_index_note(),
         )
 
     def _future_days(self) -> list[Problem]:

@@ -75,6 +75,35 @@ def is_disk_full(error: BaseException) -> bool:
     return "disk is full" in str(error)
 
 
+def is_damage(error: BaseException) -> bool:
+    """Whether ``error`` says a database file is damaged (SQLite's "malformed" or "not a
+    database"), as opposed to busy, full or read-only."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or "malformed" in str(error)
+
+
+def database_error_message(error: sqlite3.DatabaseError) -> str:
+    """The one line a user reads for a database error no call could mend, with what to do when
+    it is damage (reads make a damaged index anew themselves; other commands do not)."""
+    if is_disk_full(error):
+        return f"the disk is full ({error}): free some space and try again"
+    if is_damage(error):
+        return (
+            f"database error: {error}: a damaged file; 'memstrata rebuild' makes"
+            " .memstrata/index.db anew from the files, and 'memstrata status' names any other"
+        )
+    return f"database error: {error}"
+
+
+def is_sound(db: sqlite3.Connection) -> bool:
+    """Whether SQLite's own check finds ``db``'s file well formed (it reads every page: for an
+    error path, not for every open)."""
+    try:
+        return db.execute("PRAGMA quick_check(1)").fetchone()[0] == "ok"
+    except sqlite3.DatabaseError:
+        return False
+
+
 def disk_full(path: Path, error: BaseException) -> DiskFull:
     """The error that says so, naming the file that could not grow."""
     return DiskFull(f"{path}: the disk is full ({error}); free some space and try again")

@@ -58,12 +58,12 @@ def test_a_damaged_access_log_is_set_aside_and_the_recall_says_so(root: Path, fi
     with Memory(root, clock=lambda: fixed_now) as memory:
         first = memory.recall("Noah bass")
         memory.recall("Noah bass")
-        counts = memory.access.get([first.items[0].source])
+        count = memory.access_of(first.items[0].source).count
 
     assert first.items[0].source == "memory/2025-11-26.md#L3"
     assert any("access.db" in note and "damaged" in note for note in first.notes)
     assert (root / ".memstrata" / "access.db.damaged").exists()
-    assert counts[first.items[0].source].count == 2  # counting again from the first recall
+    assert count == 2  # counting again from the first recall
 
 
 def test_an_index_missing_a_table_is_rebuilt_on_open(root: Path, fixed_now: datetime):

@@ -174,9 +174,29 @@ def test_the_gardeners_notes_are_kept_in_the_journal_but_never_recalled(memory: 
 def test_recall_records_access_in_a_sidecar_that_survives_rebuild(demo: Memory):
     first = demo.recall("oat milk").items[0]
     demo.rebuild()
-    assert demo.access.get([first.source])[first.source].count == 1
+    assert demo.access_of(first.source).count == 1
     demo.recall("oat milk")
-    assert demo.access.get([first.source])[first.source].count == 2
+    assert demo.access_of(first.source).count == 2
+
+
+def test_a_journal_entry_keeps_its_access_when_lines_are_written_above_it(workspace: Path):
+    day = workspace / "memory" / "2025-11-26.md"
+    day.write_text("# 2025-11-26\n\n## Retain\n- W @Ann prefers cortado coffee\n", "utf-8")
+    with Memory(workspace, embeddings=False) as memory:
+        for _ in range(3):
+            memory.recall("cortado")
+        day.write_text(
+            "# 2025-11-26\n\n- Reviewed the billing PR\n- Lunch with the platform team\n"
+            "\n## Retain\n- W @Ann prefers cortado coffee\n",
+            encoding="utf-8",
+        )
+        moved = memory.recall("cortado", record_access=False).items[0]
+        newcomer = memory.recall("platform team lunch", record_access=False).items[0]
+
+        assert moved.source == "memory/2025-11-26.md#L7"  # was line 4
+        assert memory.access_of(moved.source).count == 3
+        assert newcomer.source == "memory/2025-11-26.md#L4"
+        assert memory.access_of(newcomer.source).count == 0  # nothing inherited from line 5
 
 
 def test_superseded_and_archived_topics_only_on_request(memory: Memory):

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from memstrata.errors import MemstrataError
-from memstrata.sqlite import is_disk_full
+from memstrata.sqlite import database_error_message
 
 #: command name → the module of ``memstrata.cli`` that defines it (in its ``COMMANDS``)
 COMMAND_MODULES: dict[str, str] = {
@@ -60,11 +60,7 @@ class _Group(click.Group):
             reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
             raise click.ClickException(f"{where}{reason}") from error
         except sqlite3.DatabaseError as error:
-            if is_disk_full(error):
-                raise click.ClickException(
-                    f"the disk is full ({error}): free some space and try again"
-                ) from error
-            raise click.ClickException(f"database error: {error}") from error
+            raise click.ClickException(database_error_message(error)) from error
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -71,6 +71,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"held: {entry.source}: reads as an instruction ({entry.reason})", err=True)
     if len(report.held) > HELD_SHOWN:
         click.echo(f"held: … and {len(report.held) - HELD_SHOWN} more (status --json)", err=True)
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
     for problem in report.problems[:PROBLEMS_SHOWN]:
         click.echo(f"problem: {problem}", err=True)
     if len(report.problems) > PROBLEMS_SHOWN:

@@ -38,6 +38,7 @@ from memstrata.mcp.payloads import (
     with_agent,
 )
 from memstrata.memory import Memory
+from memstrata.sqlite import database_error_message
 
 #: A tool's result: a JSON object, validated against ``{"type": "object"}`` by the SDK.
 ToolResult = Annotated[CallToolResult, dict[str, Any]]
@@ -417,7 +418,7 @@ class MemoryTools:
             reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
             return _tool_error(f"{where}{reason}")
         except sqlite3.DatabaseError as error:
-            return _tool_error(f"database error: {error}")
+            return _tool_error(database_error_message(error))
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
         return CallToolResult(
             content=[TextContent(type="text", text=text)], structured_content=payload

@@ -2,11 +2,18 @@
 
 ``.memstrata/access.db`` is separate from ``index.db`` so that a rebuild (which deletes and
 recreates the index) keeps the use history that recall ranking and the gardener's decay rely on.
+
+A topic is keyed by its id. A journal entry is cited by its line (``memory/<day>.md#L6``), but
+lines move (``log`` writes above a day's ``## Retain`` section, a person edits the file), so
+its counts are keyed by its file and a digest of its text: they follow the entry, and a line
+that now holds another entry does not inherit them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,6 +29,28 @@ CREATE TABLE IF NOT EXISTS access (
     last TEXT NOT NULL
 )
 """
+
+
+_JOURNAL_LINE = re.compile(r"^(?P<file>.+)#L(?P<line>\d+)$")
+
+
+def access_keys(index: sqlite3.Connection, sources: Iterable[str]) -> dict[str, str]:
+    """Each source's key in the access log: a topic id as it is; a journal line as
+    ``<file>#<digest of its text>`` (a line the index does not hold keeps its own name)."""
+    keys: dict[str, str] = {}
+    for source in dict.fromkeys(sources):
+        keys[source] = source
+        match = _JOURNAL_LINE.match(source)
+        if match is None:
+            continue
+        row = index.execute(
+            "SELECT text FROM journal WHERE source = ? AND line = ?",
+            (match["file"], int(match["line"])),
+        ).fetchone()
+        if row is not None:
+            digest = hashlib.sha256(row[0].encode("utf-8")).hexdigest()[:16]
+            keys[source] = f"{match['file']}#{digest}"
+    return keys
 
 
 @dataclass(frozen=True, slots=True)
