@@ -153,7 +153,7 @@ def test_the_hits_of_each_context_reach_the_summary(memory: Memory):
 
 @pytest.mark.parametrize("days", [0, -1, MAX_DAYS + 1, 10**9])
 def test_days_out_of_range_are_refused_with_a_clear_message(memory: Memory, days: int):
-    with pytest.raises(InputError, match=f"days must be from 1 to {MAX_DAYS}"):
+    with pytest.raises(InputError, match=f"days must be a whole number from 1 to {MAX_DAYS}"):
         memory.metrics(days=days)
 
 

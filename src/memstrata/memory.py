@@ -1158,11 +1158,16 @@ class Memory:
                 f"nothing to recall: the query has {_wordless(query)} (give some, or a filter)"
             )
             return RecallResult(query, (), tuple(notes))
-        problems = self.refresh().problems
+        from memstrata.index_sync import journal_problems
+
+        # This read's findings and every journal day's known ones: an agent that missed the
+        # read which first met a broken line still hears of it, as status would tell it.
+        found = self.refresh().problems
+        problems = list(dict.fromkeys((*found, *journal_problems(self.index))))
         if problems:
             shown = "; ".join(str(problem) for problem in problems[:3])
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-            notes.append(f"problems in the files (what they hide is not recalled): {shown}{more}")
+            notes.append(f"problems in the files ('memstrata status' lists them): {shown}{more}")
         semantic = self._semantic_arm()
         items = recall_items(
             self.index.db,
@@ -1212,6 +1217,12 @@ class Memory:
         included, when the caller knows it) lets the metrics say what share of the turn memory
         took; one smaller than the injection is an :class:`~memstrata.errors.InputError`.
         """
+        if total_input_bytes is not None and (
+            isinstance(total_input_bytes, bool) or not isinstance(total_input_bytes, int)
+        ):
+            raise InputError(
+                f"total_input_bytes is a whole number of bytes, not {total_input_bytes!r}"
+            )
         report = self.rules()
         rules = [
             ContextItem("rules", item.path, item.injected, pinned=item.pinned)

@@ -190,8 +190,10 @@ class MetricsSummary:
 
 def summarise(lines: Iterable[MetricLine], now: datetime, days: int) -> MetricsSummary:
     """Summarise the events of the last ``days`` days before ``now`` (1 to :data:`MAX_DAYS`)."""
-    if not 1 <= days <= MAX_DAYS:
-        raise InputError(f"days must be from 1 to {MAX_DAYS} (a century), not {days}")
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
+        raise InputError(
+            f"days must be a whole number from 1 to {MAX_DAYS} (a century), not {days!r}"
+        )
     start = now - timedelta(days=days)
     summary = MetricsSummary(days)
     totals: dict[str, float] = {}

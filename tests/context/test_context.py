@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from memstrata import Memory
 from memstrata.config import BudgetsConfig
-from memstrata.context.compile import ContextItem, compile_context
+from memstrata.context.compile import ContextItem, compile_context, estimate_tokens
 from memstrata.demo import build_demo_workspace, data_dir
 from memstrata.errors import BudgetExceeded, InputError
 
@@ -20,7 +20,7 @@ def test_the_demo_context_has_three_channels_within_budget(tmp_path: Path):
         sizes = {channel.name: channel.bytes for channel in compiled.channels}
         assert sizes["rules"] <= 13000 and sizes["index"] <= 2048 and sizes["recall"] <= 6144
         assert "flat white" in compiled.text
-        assert all(channel.tokens == -(-channel.bytes // 4) for channel in compiled.channels)
+        assert all(channel.tokens == estimate_tokens(channel.text) for channel in compiled.channels)
 
 
 def test_raw_transcripts_never_reach_the_context(tmp_path: Path):
@@ -69,7 +69,7 @@ def test_the_context_size_is_the_size_of_the_text_injected(tmp_path: Path):
 
     assert compiled.bytes == len(compiled.text.encode("utf-8")) > channels
     assert compiled.as_json()["bytes"] == compiled.bytes
-    assert compiled.tokens == -(-compiled.bytes // 4)
+    assert compiled.tokens == estimate_tokens(compiled.text)
 
 
 def test_topics_the_index_leaves_out_are_counted_and_reach_the_metrics(workspace: Path):
@@ -239,3 +239,17 @@ def test_a_rules_file_saved_in_latin_1_is_injected_mended_and_named_not_dropped(
         f"{said}: save the file as UTF-8"
     ]
     assert f"{said}: save the file as UTF-8" in warnings
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("", 0),
+        ("flat white", 3),  # English: about 4 characters a token
+        ("上海办公室的后端工程师", 11),  # Chinese: about a token a character
+        ("李娜 owns the payment gateway", 2 + 7),  # the space after 娜 counts as English
+        ("café crème", 2 + 1),  # accented letters: about 2 a token
+    ],
+)
+def test_tokens_are_estimated_by_script(text: str, tokens: int):
+    assert estimate_tokens(text) == tokens

@@ -8,6 +8,7 @@ result says what was trimmed. Raw transcripts are never an input here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -16,8 +17,30 @@ from memstrata.config import BudgetsConfig
 from memstrata.errors import BudgetExceeded
 from memstrata.model import RecallItem
 
-#: A rough, deterministic token estimate: ~4 bytes per token for English UTF-8.
-BYTES_PER_TOKEN = 4
+#: A deterministic token estimate (no tokenizer is loaded): ASCII text runs about 4
+#: characters a token in the BPE vocabularies of current models, a Chinese, Japanese or Korean
+#: character about one token, other scripts (accented Latin, Cyrillic, emoji…) about 2
+#: characters a token. Counting UTF-8 bytes / 4 alone would put Chinese at 0.75 tokens a
+#: character, short of what it costs.
+ASCII_CHARS_PER_TOKEN = 4
+OTHER_CHARS_PER_TOKEN = 2
+
+_CJK = re.compile(
+    "[\u1100-\u11ff"  # Hangul Jamo
+    "\u2e80-\u9fff"  # CJK radicals, kana, ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\uff00-\uffef"  # full-width forms
+    "\U00020000-\U0003ffff]"  # CJK extensions
+)
+
+
+def estimate_tokens(text: str) -> int:
+    """About how many tokens ``text`` costs a model (see :data:`ASCII_CHARS_PER_TOKEN`)."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    cjk = len(text) - len(_CJK.sub("", text))
+    other = len(text) - ascii_chars - cjk
+    return cjk + -(-ascii_chars // ASCII_CHARS_PER_TOKEN) + -(-other // OTHER_CHARS_PER_TOKEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +80,7 @@ class Channel:
 
     @property
     def tokens(self) -> int:
-        return -(-self.bytes // BYTES_PER_TOKEN)
+        return estimate_tokens(self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +108,7 @@ class Context:
 
     @property
     def tokens(self) -> int:
-        return -(-self.bytes // BYTES_PER_TOKEN)
+        return estimate_tokens(self.text)
 
     def channel(self, name: str) -> Channel:
         """The channel called ``name`` (``rules``, ``index`` or ``recall``)."""
