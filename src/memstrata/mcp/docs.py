@@ -40,8 +40,10 @@ commands, around one workspace:
 
 Results are JSON objects (`structuredContent`, echoed as JSON text). Failures, such as an
 unknown topic or an argument outside its range, come back as tool errors (`isError: true`)
-whose text is the message. The `agent` parameter is reserved for per-agent views: accepted and
-echoed with a note, but nothing is filtered by it yet."""
+whose text is the message; an argument the tool's schema refuses is named in one line, such
+as `recall: k: Input should be greater than or equal to 1 (got 0)`. The `agent` parameter is
+reserved for per-agent views: accepted and echoed with a note, but nothing is filtered by it
+yet."""
 
 
 def render_mcp_docs() -> str:

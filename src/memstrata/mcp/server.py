@@ -21,9 +21,9 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from memstrata.errors import InputError, MemstrataError
 from memstrata.journal.log import LogWrite
@@ -460,9 +460,33 @@ TOOLS: tuple[tuple[str, bool], ...] = (
 )
 
 
+class _Server(MCPServer):
+    """The SDK's server, with arguments that fail a tool's schema told in one line a model can
+    act on ("recall: k: Input should be greater than or equal to 1 (got 0)"), not pydantic's
+    report with its error codes and documentation links."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            cause = error.__cause__
+            if isinstance(error, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(f"{name}: {_argument_problems(cause)}") from cause
+
+
+def _argument_problems(error: ValidationError) -> str:
+    problems = []
+    for problem in error.errors():
+        where = ".".join(str(part) for part in problem["loc"]) or "arguments"
+        given = "" if problem["type"] == "missing" else f" (got {problem['input']!r:.80})"
+        problems.append(f"{where}: {problem['msg']}{given}")
+    return "; ".join(problems)
+
+
 def build_server(memory: Memory) -> MCPServer:
     """An MCP server around ``memory``: the tools above, the rules files and the index."""
-    server: MCPServer = MCPServer(
+    server: MCPServer = _Server(
         "memstrata",
         title="memstrata",
         description="Long-term memory for AI agents.",
