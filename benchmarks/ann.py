@@ -105,7 +105,7 @@ def rss():
 before = rss()
 start = time.perf_counter()
 if mode == "exact":
-    index = VectorIndex.load(db, "turn", "bench")
+    index = VectorIndex.load(db, "turn", "bench", queries.shape[1])
 else:
     ivf = open_ivf(folder / "turn.ivf", "turn", "bench", queries.shape[1])
     alive, _ = match_live(ivf, *live_rows(db, "turn"))
@@ -149,11 +149,12 @@ def run_size(
         put_vectors(index.db, "turn", "bench", zip(refs, passages[:size], strict=True))
     np.save(folder / "queries.npy", queries)
 
-    exact = VectorIndex.load(index.db, "turn", "bench")
+    exact = VectorIndex.load(index.db, "turn", "bench", passages.shape[1])
     with immediate(index.db):
         put_vectors(index.db, "turn", "bench", [(f"new{i}", passages[i]) for i in range(100)])
     start = time.perf_counter()
-    VectorIndex.reload(exact, index.db, "turn", "bench", live_rows(index.db, "turn")[0])
+    wanted = live_rows(index.db, "turn")[0]
+    VectorIndex.reload(exact, index.db, "turn", "bench", passages.shape[1], wanted)
     reload_s = time.perf_counter() - start
     with immediate(index.db):
         index.db.execute("DELETE FROM vectors WHERE ref LIKE 'new%'")

@@ -51,6 +51,14 @@ def test_a_value_can_be_overridden(tmp_path: Path):
         ("[recall]\nmin_similarity = nan\n", "recall.min_similarity must be a number"),
         ("[dedup]\ngate_cosine = inf\n", "dedup.gate_cosine must be a number"),
         ("[dedup]\nmerge_core_share = 1.5\n", "dedup.merge_core_share must be at most 1"),
+        ("[embeddings]\nmodel = 'e5-smal'\n", "embeddings.model must be one of use-multilingual"),
+        ("[embeddings]\nmodel = 'openai:@http://h/v1'\n", "embeddings.model names no model"),
+        ("[embeddings]\nmodel = 'openai:m@localhost/v1'\n", "needs an http:// or https:// URL"),
+        ("[embeddings]\nmodel = 'openai:m@'\n", "needs an http:// or https:// URL"),
+        ("[embeddings]\ntimeout_s = 0\n", "embeddings.timeout_s must be more than 0"),
+        ("[embeddings]\ntimeout_s = -1.5\n", "embeddings.timeout_s must not be negative"),
+        ("[embeddings]\ntimeout_s = 'fast'\n", "embeddings.timeout_s must be float"),
+        ("[embeddings]\napi_key_env = 'MY KEY'\n", "api_key_env must name an environment variable"),
         ("budgets = 3\n", "[budgets] must be a table"),
         ("[budgets\n", "invalid TOML"),
     ],
@@ -77,6 +85,8 @@ def test_a_config_that_is_not_utf8_is_a_clear_error(tmp_path: Path):
         ("[topics]\nmax_active = 5\n\n[budgets]\nindex_bytes = 1\nrecal_bytes = 1\n", 6),
         ("# mine\n\n[budget]\nrecall_bytes = 1\n", 3),
         ("[budgets]\n  recall_bytes   =   'big'\n", 2),
+        ("[embeddings]\nmodel = 'hashing'\n\ntimeout_s = 0.0\n", 4),
+        ("[recall]\ndefault_k = 5\n[embeddings]\nmodel = 'bogus'\n", 4),
     ],
 )
 def test_a_bad_config_names_the_line_too(tmp_path: Path, toml: str, line: int):
@@ -85,3 +95,42 @@ def test_a_bad_config_names_the_line_too(tmp_path: Path, toml: str, line: int):
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert str(caught.value).startswith(f"{path}:{line}: ")
+
+
+def test_the_endpoint_settings_have_their_documented_defaults():
+    embeddings = Config().embeddings
+    assert embeddings.model == "use-multilingual"
+    assert embeddings.api_key_env == "OPENAI_API_KEY"
+    assert embeddings.timeout_s == 10.0
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "use-multilingual",
+        "e5-small",
+        "hashing",
+        "none",
+        "openai:nomic-embed-text",
+        "openai:text-embedding-3-small@https://api.openai.com/v1",
+        "openai:m@http://127.0.0.1:8080/v1",
+    ],
+)
+def test_every_kind_of_embedder_spec_loads(tmp_path: Path, model: str):
+    path = tmp_path / "memstrata.toml"
+    path.write_text(f"[embeddings]\nmodel = '{model}'\napi_key_env = ''\ntimeout_s = 2.5\n")
+
+    embeddings = load_config(path).embeddings
+
+    assert (embeddings.model, embeddings.api_key_env, embeddings.timeout_s) == (model, "", 2.5)
+
+
+def test_a_key_pasted_where_its_variable_belongs_is_refused_without_showing_it(tmp_path: Path):
+    path = tmp_path / "memstrata.toml"
+    path.write_text("[embeddings]\napi_key_env = 'sk-proj-abc123-very-secret'\n")
+
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+
+    assert str(caught.value).startswith(f"{path}:2: embeddings.api_key_env must name")
+    assert "very-secret" not in str(caught.value)

@@ -87,6 +87,35 @@ class EmbeddingsConfig:
     #: use-multilingual (offline, default), e5-small (offline, slower), hashing,
     #: openai:<model>@<base url> (any OpenAI-compatible /v1/embeddings), or none
     model: str = "use-multilingual"
+    #: the environment variable holding an endpoint's API key, sent as ``Authorization:
+    #: Bearer`` when it is set; "" sends none. The key itself is never written to a file.
+    api_key_env: str = "OPENAI_API_KEY"
+    #: seconds an endpoint may take to answer; past it, reads go on without the semantic arm
+    #: (a query is embedded on the way to every answer, so this is a read's worst extra wait)
+    timeout_s: float = 10.0
+
+
+#: the embedders ``embeddings.model`` may name besides ``openai:<model>@<base url>``
+EMBEDDER_NAMES = ("use-multilingual", "e5-small", "hashing", "none")
+_URL = re.compile(r"https?://[^/\s?#]+[^\s]*")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def embedder_spec_problem(spec: str) -> str:
+    """Why ``spec`` names no embedder ("" when it names one). Only its form is checked: whether
+    the model loads or the endpoint answers is learnt when it is first used."""
+    if spec in EMBEDDER_NAMES:
+        return ""
+    if not spec.startswith("openai:"):
+        known = ", ".join(EMBEDDER_NAMES)
+        return f"must be one of {known} or openai:<model>@<base url>, got {spec!r}"
+    model, at, base_url = spec.removeprefix("openai:").partition("@")
+    if not model.strip():
+        return f"names no model: openai:<model>@<base url>, got {spec!r}"
+    if at and not _URL.fullmatch(base_url):
+        # not shown: a URL may carry a user and password
+        return "needs an http:// or https:// URL after '@' (openai:<model>@<base url>)"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +207,25 @@ _AT_MOST: dict[str, float] = {
 }
 
 
+def _more_than_zero(value: float) -> str:
+    return "" if value > 0 else f"must be more than 0, got {value!r}"
+
+
+def _env_name(value: str) -> str:
+    # the value is not shown: a key pasted here by mistake must not reach a terminal or a log
+    if value == "" or _ENV_NAME.fullmatch(value):
+        return ""
+    return "must name an environment variable (letters, digits and _), not hold the key itself"
+
+
+#: keys whose values have a form of their own: each check says what is wrong ("" when fine)
+_CHECKS: dict[str, Callable[[Any], str]] = {
+    "embeddings.model": embedder_spec_problem,
+    "embeddings.api_key_env": _env_name,
+    "embeddings.timeout_s": _more_than_zero,
+}
+
+
 def _section_from_dict(
     section: Any, values: dict[str, Any], name: str, where: Callable[[str, str | None], str]
 ) -> Any:
@@ -203,6 +251,10 @@ def _section_from_dict(
         most = _AT_MOST.get(f"{name}.{key}")
         if most is not None and value > most:
             raise ConfigError(f"{origin}: {name}.{key} must be at most {most:g}, got {value!r}")
+        check = _CHECKS.get(f"{name}.{key}")
+        problem = check(value) if check is not None else ""
+        if problem:
+            raise ConfigError(f"{origin}: {name}.{key} {problem}")
         changes[key] = float(value) if expected is float else value
     return replace(section, **changes)
 

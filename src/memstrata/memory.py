@@ -1021,10 +1021,11 @@ class Memory:
     def embedder(self) -> Embedder | None:
         """The embedder for the semantic arm, loaded on first use; ``None`` when switched off.
 
-        A model that cannot load falls back to the hashing embedder, and
-        :attr:`embedder_note` says so (recall results carry the note).
+        A model that cannot load falls back to the hashing embedder, and a damaged cache file
+        is set aside; :attr:`embedder_note` says so (recall results carry the note).
         """
-        if not self.use_embeddings or self.config.embeddings.model == "none":
+        settings = self.config.embeddings
+        if not self.use_embeddings or settings.model == "none":
             return None
         if time.monotonic() < self._embedder_down_until:
             return None
@@ -1033,13 +1034,18 @@ class Memory:
             from memstrata.providers.cache import CachedEmbedder
             from memstrata.providers.embedder import load_embedder
 
-            choice = load_embedder(self.config.embeddings.model)
-            self.embedder_note = choice.fallback_reason
+            choice = load_embedder(
+                settings.model, api_key_env=settings.api_key_env, timeout_s=settings.timeout_s
+            )
+            notes = [choice.fallback_reason]
             embedder: Embedder = GuardedEmbedder(choice.embedder)
             if not self.read_only:
-                embedder = self._own_embedder = CachedEmbedder(
-                    embedder, self.workspace.state_dir / "embeddings.db"
+                cache = CachedEmbedder(
+                    embedder, self.workspace.state_dir / "embeddings.db", owned=True
                 )
+                notes.append(cache.note)
+                embedder = self._own_embedder = cache
+            self.embedder_note = "; ".join(note for note in notes if note)
             self._embedder = embedder
         return self._embedder
 

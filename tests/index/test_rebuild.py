@@ -96,7 +96,7 @@ def test_files_that_cannot_be_read_are_named_by_recall_and_status(memory: Memory
     (memory.workspace.topic_dir("people/ann") / "meta.json").write_text("{not json")
 
     notes = " ".join(memory.recall("Ann cortado").notes)
-    assert "is not recalled" in notes and "2025-11-20.md:3: invalid UTF-8" in notes
+    assert "'memstrata status' lists them" in notes and "2025-11-20.md:3: invalid UTF-8" in notes
     problems = [str(problem) for problem in memory.status().problems]
     assert any("2025-11-20.md:3: invalid UTF-8" in problem for problem in problems)
     assert any("people/ann/meta.json" in problem for problem in problems)

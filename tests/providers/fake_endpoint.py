@@ -17,18 +17,29 @@ from memstrata.providers.hashing import HashingEmbedder
 
 class FakeEmbeddings(BaseHTTPRequestHandler):
     """Embeds with the hashing embedder (16 wide, not normalised, rows out of order) while
-    ``mode`` is ``ok``; ``http-500``, ``strings`` and ``wider`` fail the ways endpoints do, and
-    the model ``broken`` always answers HTTP 500. Every request is kept in ``requests``."""
+    ``mode`` is ``ok``; ``http-500``, ``strings`` and ``wider`` (24 wide) fail the ways
+    endpoints do, ``hang`` answers nothing until the server stops, and the model ``broken``
+    always answers HTTP 500. With ``required_key`` set, a request without ``Authorization:
+    Bearer <key>`` gets HTTP 401, as OpenAI's does. Every request is kept in ``requests``."""
 
     mode: ClassVar[str] = "ok"
+    required_key: ClassVar[str] = ""
     requests: ClassVar[list[dict]] = []
+    stopping: ClassVar[threading.Event] = threading.Event()
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append(
-            {"path": self.path, "body": body, "auth": self.headers.get("Authorization")}
-        )
+        auth = self.headers.get("Authorization")
+        type(self).requests.append({"path": self.path, "body": body, "auth": auth})
         mode = type(self).mode
+        if mode == "hang":
+            type(self).stopping.wait(60)
+            return
+        required = type(self).required_key
+        if required and auth != f"Bearer {required}":
+            self.send_response(401, "Unauthorized")
+            self.end_headers()
+            return
         if mode == "http-500" or body["model"] == "broken":
             self.send_response(500)
             self.end_headers()
@@ -51,13 +62,16 @@ class FakeEmbeddings(BaseHTTPRequestHandler):
 
 @contextmanager
 def serving() -> Iterator[str]:
-    """The server running, in mode ``ok`` with no requests yet; yields its ``/v1`` URL."""
-    FakeEmbeddings.mode, FakeEmbeddings.requests = "ok", []
+    """The server running, in mode ``ok`` with no key and no requests yet; yields its ``/v1``
+    URL."""
+    FakeEmbeddings.mode, FakeEmbeddings.required_key, FakeEmbeddings.requests = "ok", "", []
+    FakeEmbeddings.stopping = threading.Event()
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), FakeEmbeddings)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     finally:
+        FakeEmbeddings.stopping.set()
         httpd.shutdown()
         httpd.server_close()

@@ -44,3 +44,42 @@ def test_openai_embedder_reports_an_unreachable_endpoint():
     embedder = OpenAIEmbedder("http://127.0.0.1:9/v1", "tiny", timeout_s=2)
     with pytest.raises(EmbeddingEndpointError, match=r"127\.0\.0\.1:9"):
         embedder.embed(["x"])
+
+
+def test_the_name_holds_the_endpoint_so_two_servers_never_share_vectors(server):
+    here = OpenAIEmbedder(server, "tiny")
+    elsewhere = OpenAIEmbedder(server.replace("/v1", "/other/v1/"), "tiny")
+
+    assert here.name == f"openai:tiny@{server.removeprefix('http://')}"
+    assert elsewhere.name == f"openai:tiny@{server.removeprefix('http://')[:-3]}/other/v1"
+
+
+@pytest.mark.parametrize(
+    ("base_url", "label"),
+    [
+        ("https://api.openai.com/v1", "api.openai.com/v1"),
+        ("http://127.0.0.1:11434/v1/", "127.0.0.1:11434/v1"),
+        ("https://bob:s3cret@vllm.example:8000/v1", "vllm.example:8000/v1"),
+        ("http://[::1]:8080/v1", "[::1]:8080/v1"),
+    ],
+)
+def test_the_name_leaves_out_the_scheme_and_any_password(base_url: str, label: str):
+    assert OpenAIEmbedder(base_url, "m").name == f"openai:m@{label}"
+
+
+def test_an_endpoint_that_wants_a_key_gets_it_as_a_bearer_token(server):
+    FakeEmbeddings.required_key = "sk-fake-123"
+
+    rows = OpenAIEmbedder(server, "tiny", api_key="sk-fake-123").embed(["alpha"])
+
+    with pytest.raises(EmbeddingEndpointError, match="HTTP 401"):
+        OpenAIEmbedder(server, "tiny").embed(["alpha"])
+    assert rows.shape == (1, 16)
+    assert [r["auth"] for r in FakeEmbeddings.requests] == ["Bearer sk-fake-123", None]
+
+
+def test_an_endpoint_that_does_not_answer_fails_after_the_timeout(server):
+    FakeEmbeddings.mode = "hang"  # answers only when the server stops, a minute at most
+
+    with pytest.raises(EmbeddingEndpointError, match="timed out"):
+        OpenAIEmbedder(server, "tiny", timeout_s=0.3).embed(["alpha"])

@@ -26,7 +26,7 @@ from memstrata.recall.ann import (
     write_ivf,
 )
 from memstrata.recall.semantic import VectorIndex, put_vectors
-from memstrata.recall.vector_cache import VectorCache
+from memstrata.recall.vector_cache import VectorCache, refresh_side_files
 from memstrata.sqlite import immediate
 
 DIM = 32
@@ -182,6 +182,36 @@ def test_an_unusable_side_file_means_exact_search_and_a_note_never_an_error(
     assert top_refs(facts, rows[42], 3) == top_refs(
         VectorIndex.from_rows(refs_for(300), rows), rows[42], 3
     )
+
+
+class Narrow(HashingEmbedder):
+    """The test embedder's name answering 16 wide: a model swapped behind its name."""
+
+    @property
+    def name(self) -> str:
+        return EMBEDDER.name
+
+
+def test_a_name_stored_in_two_widths_gets_the_side_file_of_the_width_most_rows_have(tmp_path):
+    # A switch of width half done: 150 rows of the old width, 60 of the new, one name.
+    db = open_index(tmp_path, clustered(150))
+    narrow = Narrow(16)
+    new_rows = narrow.embed([f"fact {i}" for i in range(60)])
+    with immediate(db):
+        put_vectors(db, "fact", narrow.name, zip(refs_for(60, 150), new_rows, strict=True))
+    folder = tmp_path / "ann"
+
+    changes = refresh_side_files(db, AnnSettings(folder, 100))
+    built = open_ivf(side_file_path(folder, "fact", EMBEDDER.name), "fact", EMBEDDER.name, DIM)
+    cache = VectorCache(narrow, nullcontext, True, AnnSettings(folder, 100))
+    _, facts = cache.items(db)
+
+    assert [change.split()[0] for change in changes] == ["built"]
+    assert isinstance(built, IvfFile) and len(built) == 150
+    # the new width's reader cannot use that file: exact search over its own rows, and a note
+    assert facts.approximate is None and sorted(facts.refs) == sorted(refs_for(60, 150))
+    assert "built for" in cache.note and "exact search" in cache.note
+    assert top_refs(facts, new_rows[7], 1) == refs_for(1, 157)
 
 
 def test_kinds_below_the_threshold_get_no_side_file(tmp_path):

@@ -7,6 +7,7 @@ loopback address, which can be switched to fail the ways endpoints do.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -114,7 +115,7 @@ def test_the_cli_notes_the_failure_and_answers(tmp_path):
         assert result.returncode == 0, result.stderr
         assert "Traceback" not in result.stderr
     for result in (recall, rebuild):  # search has no raw turns here: it ranked by words anyway
-        assert "embedder openai:tiny failed" in result.stderr
+        assert "embedder openai:tiny@127.0.0.1:9/v1 failed" in result.stderr
     assert "flat white" in recall.stdout and "flat white" in search.stdout
     assert "indexed without vectors" in rebuild.stderr
 
@@ -127,5 +128,68 @@ def test_a_benchmark_stops_when_its_embedder_fails(shared_data):
 
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert "embedder openai:tiny failed" in result.stderr
+    assert "embedder openai:tiny@127.0.0.1:9/v1 failed" in result.stderr
     assert "the benchmark stops" in result.stderr
+
+
+def _set(root: Path, key: str, value: str) -> None:
+    config = root / "memstrata.toml"
+    text, count = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", config.read_text("utf-8"))
+    assert count == 1, key
+    config.write_text(text, encoding="utf-8")
+
+
+def _files_hold(root: Path, secret: bytes) -> list[Path]:
+    return [path for path in root.rglob("*") if path.is_file() and secret in path.read_bytes()]
+
+
+def test_an_endpoint_that_needs_a_key_gets_it_from_the_variable_the_config_names(
+    tmp_path: Path, fixed_now: datetime, endpoint: str, monkeypatch: pytest.MonkeyPatch
+):
+    root = _workspace(tmp_path / "ws", endpoint)
+    _set(root, "api_key_env", "'MEMSTRATA_TEST_EMBED_KEY'")
+    FakeEmbeddings.required_key = "sk-test-0123456789"
+    monkeypatch.setenv("MEMSTRATA_TEST_EMBED_KEY", "sk-test-0123456789")
+
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        embedded = memory.rebuild().embedded
+        result = memory.recall("coffee before a review")
+    monkeypatch.delenv("MEMSTRATA_TEST_EMBED_KEY")
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        refused = memory.recall("coffee before a review")
+
+    assert embedded == 2
+    assert "semantic" in result.items[0].arms
+    assert not any("semantic arm off" in note for note in result.notes)
+    assert any("HTTP 401" in note for note in refused.notes)  # no key, no vectors: words only
+    assert not any("sk-test" in note for note in (*result.notes, *refused.notes))
+    assert _files_hold(root, b"sk-test-0123456789") == []
+
+
+def test_the_cli_sends_the_key_of_openai_api_key_by_default(tmp_path: Path, endpoint: str):
+    root = _workspace(tmp_path / "ws", endpoint)
+    FakeEmbeddings.required_key = "sk-test-cli-key"
+
+    rebuild = run("--workspace", str(root), "rebuild", env={"OPENAI_API_KEY": "sk-test-cli-key"})
+
+    assert rebuild.returncode == 0, rebuild.stderr
+    assert "failed" not in rebuild.stderr
+    assert {request["auth"] for request in FakeEmbeddings.requests} == {"Bearer sk-test-cli-key"}
+    assert "sk-test-cli-key" not in rebuild.stdout + rebuild.stderr
+
+
+def test_an_endpoint_that_hangs_costs_a_read_the_configured_timeout_not_more(
+    tmp_path: Path, fixed_now: datetime, endpoint: str
+):
+    root = _workspace(tmp_path / "ws", endpoint)
+    _set(root, "timeout_s", "0.5")
+    FakeEmbeddings.mode = "hang"  # answers only when the server stops, a minute at most
+
+    with Memory(root, clock=lambda: fixed_now) as memory:
+        started = time.monotonic()
+        result = memory.recall("flat white")
+        seconds = time.monotonic() - started
+
+    assert [item.source for item in result.items] == ["memory/2025-11-26.md#L3"]
+    assert any("semantic arm off" in note and "timed out" in note for note in result.notes)
+    assert seconds < 5  # the default (10 s) would not do

@@ -435,9 +435,11 @@ def test_topics_that_say_the_same_get_the_same_vector_and_rank_as_equals(memory:
     for n, text in enumerate(["Ann drinks a flat white", "The build takes ten minutes"] * 3):
         memory.write_topic(f"notes/n{n}", text)
     memory.recall("what coffee does she order")
+    embedder = memory.embedder
+    assert embedder is not None
 
     vectors = [
-        stored_vectors(memory.index.db, "topic", memory.embedder.name, [f"notes/n{n}"])[0]
+        stored_vectors(memory.index.db, "topic", embedder.name, embedder.dim, [f"notes/n{n}"])[0]
         for n in (0, 2, 4)
     ]
     assert all((vector == vectors[0]).all() for vector in vectors)

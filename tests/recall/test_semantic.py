@@ -23,7 +23,7 @@ def test_vectors_round_trip_through_sqlite_and_rank_by_cosine(tmp_path):
         db, "turn", embedder.name, zip(texts, embedder.embed(list(texts.values())), strict=True)
     )
 
-    index = VectorIndex.load(db, "turn", embedder.name)
+    index = VectorIndex.load(db, "turn", embedder.name, embedder.dim)
     hits = index.search(embedder.embed(["billing deploy"], query=True)[0], 2)
 
     assert len(index) == 2
@@ -36,9 +36,9 @@ def test_vectors_of_another_embedder_are_ignored(tmp_path):
     ensure_vector_table(db)
     put_vectors(db, "turn", "old-model", [("t#0", HashingEmbedder(8).embed(["x"])[0])])
 
-    assert len(VectorIndex.load(db, "turn", "new-model")) == 0
+    assert len(VectorIndex.load(db, "turn", "new-model", 8)) == 0
     assert (
-        VectorIndex.load(db, "turn", "new-model").search(HashingEmbedder(8).embed(["x"])[0], 5)
+        VectorIndex.load(db, "turn", "new-model", 8).search(HashingEmbedder(8).embed(["x"])[0], 5)
         == []
     )
 
@@ -50,13 +50,15 @@ def test_a_reload_fetches_only_new_rows_and_drops_deleted_ones(tmp_path):
     texts = ["deploy billing", "oat milk coffee", "piano lesson"]
     refs = ["t#0", "t#1", "t#2"]
     put_vectors(db, "turn", embedder.name, zip(refs, embedder.embed(texts), strict=True))
-    held = VectorIndex.load(db, "turn", embedder.name)
+    held = VectorIndex.load(db, "turn", embedder.name, embedder.dim)
     # rewritten in place (same rowid): a reload trusts what it holds and does not read it again
     db.execute("UPDATE vectors SET vector = ? WHERE ref = 't#0'", (bytes(16 * 4),))
     db.execute("DELETE FROM vectors WHERE ref = 't#1'")
     put_vectors(db, "turn", embedder.name, [("t#3", embedder.embed(["garden hose"])[0])])
 
-    reloaded = VectorIndex.reload(held, db, "turn", embedder.name, live_rows(db, "turn")[0])
+    reloaded = VectorIndex.reload(
+        held, db, "turn", embedder.name, embedder.dim, live_rows(db, "turn")[0]
+    )
 
     assert sorted(reloaded.refs) == ["t#0", "t#2", "t#3"]
     assert reloaded.search(embedder.embed(["deploy billing"], query=True)[0], 1)[0][0] == "t#0"
@@ -68,10 +70,12 @@ def test_a_reload_of_an_index_that_held_nothing_takes_the_first_rows(tmp_path):
     embedder = HashingEmbedder(16)
     db = sqlite3.connect(tmp_path / "index.db")
     ensure_vector_table(db)
-    empty = VectorIndex.load(db, "topic", embedder.name)
+    empty = VectorIndex.load(db, "topic", embedder.name, embedder.dim)
     put_vectors(db, "topic", embedder.name, [("world/a", embedder.embed(["first topic"])[0])])
 
-    reloaded = VectorIndex.reload(empty, db, "topic", embedder.name, live_rows(db, "topic")[0])
+    reloaded = VectorIndex.reload(
+        empty, db, "topic", embedder.name, embedder.dim, live_rows(db, "topic")[0]
+    )
 
     assert reloaded.refs == ("world/a",)
 
@@ -85,11 +89,53 @@ def test_stored_vectors_reads_the_rows_of_the_refs_asked_for(tmp_path):
     put_vectors(db, "turn", embedder.name, zip(texts, vectors, strict=True))
     put_vectors(db, "turn", "other-model", [("a#0", embedder.embed(["x"])[0])])
 
-    rows = stored_vectors(db, "turn", embedder.name, ["a#1", "b#0", "missing#3"])
+    rows = stored_vectors(db, "turn", embedder.name, 16, ["a#1", "b#0", "missing#3"])
 
     assert rows.shape == (2, 16)
     assert sorted(map(tuple, rows.tolist())) == sorted(
         map(tuple, embedder.embed([texts["a#1"], texts["b#0"]]).tolist())
     )
-    assert stored_vectors(db, "turn", embedder.name, []).shape == (0, 0)
-    assert stored_vectors(db, "turn", embedder.name, ["missing#3"]).shape == (0, 0)
+    assert stored_vectors(db, "turn", embedder.name, 16, []).shape == (0, 0)
+    assert stored_vectors(db, "turn", embedder.name, 16, ["missing#3"]).shape == (0, 0)
+
+
+class Renamed(HashingEmbedder):
+    """A real hashing embedder under a fixed name: one model name answering in two widths."""
+
+    @property
+    def name(self) -> str:
+        return "model-x"
+
+
+def test_vectors_of_another_width_under_the_same_name_are_ignored(tmp_path):
+    # The endpoint behind one name now answers 16 wide; 8-wide rows stored earlier stay until
+    # they are embedded again, and search must neither use them nor fail on them.
+    db = sqlite3.connect(tmp_path / "index.db")
+    ensure_vector_table(db)
+    old, new = Renamed(8), Renamed(16)
+    put_vectors(db, "turn", old.name, [("t#0", old.embed(["deploy billing"])[0])])
+    put_vectors(db, "turn", new.name, [("t#1", new.embed(["oat milk coffee"])[0])])
+    query = new.embed(["coffee"], query=True)[0]
+
+    index = VectorIndex.load(db, "turn", new.name, new.dim)
+    rows = stored_vectors(db, "turn", new.name, new.dim, ["t#0", "t#1"])
+
+    assert index.refs == ("t#1",)
+    assert [ref for ref, _ in index.search(query, 5)] == ["t#1"]
+    assert rows.shape == (1, 16)
+    assert live_rows(db, "turn", new.name, new.dim)[1] == ["t#1"]
+    assert live_rows(db, "turn", old.name, old.dim)[1] == ["t#0"]
+
+
+def test_a_reload_at_another_width_drops_what_it_held(tmp_path):
+    db = sqlite3.connect(tmp_path / "index.db")
+    ensure_vector_table(db)
+    old, new = Renamed(8), Renamed(16)
+    put_vectors(db, "turn", old.name, [("t#0", old.embed(["deploy billing"])[0])])
+    held = VectorIndex.load(db, "turn", old.name, old.dim)
+    put_vectors(db, "turn", new.name, [("t#1", new.embed(["oat milk coffee"])[0])])
+
+    reloaded = VectorIndex.reload(held, db, "turn", new.name, new.dim, live_rows(db, "turn")[0])
+
+    assert reloaded.refs == ("t#1",)
+    assert reloaded.matrix.shape == (1, 16)

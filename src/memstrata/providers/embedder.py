@@ -2,12 +2,15 @@
 
 An embedder turns texts into L2-normalised float32 rows. Retrieval-trained models embed a
 search query differently from a stored passage, so :meth:`Embedder.embed` takes ``query``;
-symmetric models ignore it. ``name`` identifies the model and its settings: the index records
-it with ``dim``, and a different name means every stored vector is re-embedded on rebuild.
+symmetric models ignore it. ``name`` identifies the model and its settings (an endpoint's
+URL too): the index and the cache record it with ``dim``, and only vectors of the same name
+and width are used, so a different name, or a model answering in another width under the same
+name, means every stored vector is embedded again.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -15,10 +18,15 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from memstrata.config import EmbeddingsConfig
+
 Vectors = npt.NDArray[np.float32]
 
 #: the default offline model (see docs/benchmarks-retrieval.md for why this one)
 DEFAULT_EMBEDDER = "use-multilingual"
+#: where ``openai:<model>`` without ``@<base url>`` goes: a local Ollama's OpenAI-compatible API
+DEFAULT_BASE_URL = "http://127.0.0.1:11434/v1"
+_SETTINGS = EmbeddingsConfig()
 
 
 @runtime_checkable
@@ -56,13 +64,20 @@ def normalise_rows(matrix: npt.ArrayLike) -> Vectors:
     return np.ascontiguousarray(rows / norms, dtype=np.float32)
 
 
-def load_embedder(spec: str = DEFAULT_EMBEDDER) -> EmbedderChoice:
+def load_embedder(
+    spec: str = DEFAULT_EMBEDDER,
+    *,
+    api_key_env: str = _SETTINGS.api_key_env,
+    timeout_s: float = _SETTINGS.timeout_s,
+) -> EmbedderChoice:
     """Build the embedder named by ``spec``, falling back to hashing when it cannot load.
 
     ``spec`` is ``use-multilingual`` (default, offline), ``e5-small`` (offline, slower,
-    retrieval-trained), ``hashing`` or ``openai:<model>@<base url>``. A model whose package is
-    missing or broken yields the hashing embedder with ``fallback_reason`` set: the caller
-    must report it, never hide it.
+    retrieval-trained), ``hashing`` or ``openai:<model>@<base url>``. For an endpoint, the API
+    key is read from the environment variable ``api_key_env`` when it is set ("" reads none),
+    and a request waits at most ``timeout_s``. A model whose package is missing or broken
+    yields the hashing embedder with ``fallback_reason`` set: the caller must report it, never
+    hide it.
     """
     from memstrata.providers.hashing import HashingEmbedder
 
@@ -81,7 +96,12 @@ def load_embedder(spec: str = DEFAULT_EMBEDDER) -> EmbedderChoice:
             from memstrata.providers.openai import OpenAIEmbedder
 
             model, _, base_url = spec.removeprefix("openai:").partition("@")
-            return EmbedderChoice(OpenAIEmbedder(base_url or "http://127.0.0.1:11434/v1", model))
+            api_key = os.environ.get(api_key_env, "") if api_key_env else ""
+            return EmbedderChoice(
+                OpenAIEmbedder(
+                    base_url or DEFAULT_BASE_URL, model, api_key=api_key, timeout_s=timeout_s
+                )
+            )
     except (ImportError, OSError, RuntimeError) as error:
         reason = f"embedder {spec!r} unavailable ({error}); using the hashing embedder"
         return EmbedderChoice(HashingEmbedder(), reason)

@@ -1,19 +1,26 @@
 """Any OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, Ollama, vLLM, llama.cpp server).
 
-Standard library only (``urllib``). The API key, when needed, is passed in by the caller (read
-from the environment by the CLI), never stored. Rows are re-normalised: not every server does.
+Standard library only (``urllib``). The API key, when needed, is passed in by the caller
+(:func:`~memstrata.providers.embedder.load_embedder` reads it from the environment variable
+``[embeddings] api_key_env`` names), never stored nor shown. Rows are re-normalised: not every
+server does. ``name`` holds the endpoint as well as the model, so two servers serving a model
+under one name never share cached or indexed vectors.
 """
 
 from __future__ import annotations
 
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Sequence
 
 import numpy as np
 
 from memstrata.providers.embedder import Vectors, normalise_rows
+
+#: seconds a request may wait for the endpoint: a read embeds its query on the way to an answer
+DEFAULT_TIMEOUT_S = 10.0
 
 
 class EmbeddingEndpointError(RuntimeError):
@@ -30,7 +37,7 @@ class OpenAIEmbedder:
         *,
         api_key: str = "",
         dim: int | None = None,
-        timeout_s: float = 30.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
         batch_size: int = 64,
     ) -> None:
         self.base_url = base_url.rstrip("/")
@@ -42,7 +49,9 @@ class OpenAIEmbedder:
 
     @property
     def name(self) -> str:
-        return f"openai:{self.model}"
+        """``openai:<model>@<host>[:<port>]<path>``: the base URL without its scheme (and
+        without any user or password in it, which must not reach the index or a note)."""
+        return f"openai:{self.model}@{endpoint_label(self.base_url)}"
 
     @property
     def dim(self) -> int:
@@ -93,3 +102,17 @@ class OpenAIEmbedder:
                 f"{self.base_url}/embeddings: {len(rows)} vectors for {len(batch)} texts"
             )
         return normalise_rows(rows)
+
+
+def endpoint_label(base_url: str) -> str:
+    """``base_url`` as ``host[:port]/path``: no scheme, no credentials, no trailing slash."""
+    parts = urllib.parse.urlsplit(base_url)
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    try:
+        if parts.port is not None:
+            host += f":{parts.port}"
+    except ValueError:  # a port that is no number: the request will say so
+        host = parts.netloc.rpartition("@")[2]
+    return f"{host}{parts.path}".rstrip("/")

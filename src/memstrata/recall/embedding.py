@@ -2,8 +2,10 @@
 
 Writes never wait for an embedding model: a topic, journal entry or imported turn is stored at
 once, and its vector is computed the next time semantic search needs it (or on ``rebuild`` /
-``tick``). Vectors are tagged with the embedder's name, so switching embedder re-embeds; the
-content-addressed cache (:mod:`memstrata.providers.cache`) makes a rebuild cheap.
+``tick``). Vectors are tagged with the embedder's name and width, so switching embedder (or a
+model answering in another width under the same name) re-embeds, replacing the rows by
+``(kind, ref)``; the content-addressed cache (:mod:`memstrata.providers.cache`) makes a rebuild
+cheap.
 
 Refs: a topic by its id, a journal entry by ``memory/<day>.md#L<line>``, a raw turn by
 ``<session id>#<index>`` — the same strings recall and search cite as sources.
@@ -32,25 +34,27 @@ def fill_item_vectors(
     limit: int | None = None,
     on_batch: OnBatch | None = None,
 ) -> int:
-    """Embed topic summaries and journal entries that have no vector from ``embedder``.
+    """Embed topic summaries and journal entries that have no vector from ``embedder`` (of
+    its name and width).
 
     At most ``limit`` items (newest first), so that a query never waits for a whole backlog;
     ``None`` embeds them all. Returns how many were embedded.
     """
     cap = -1 if limit is None else limit
+    name, dim = embedder.name, embedder.dim
     topics = index.execute(
         "SELECT id, title, summary FROM topics WHERE id NOT IN"
-        " (SELECT ref FROM vectors WHERE kind = 'topic' AND embedder = ?)"
+        " (SELECT ref FROM vectors WHERE kind = 'topic' AND embedder = ? AND dim = ?)"
         " ORDER BY updated DESC, id LIMIT ?",
-        (embedder.name, cap),
+        (name, dim, cap),
     ).fetchall()
     if limit is not None:
         cap = max(0, limit - len(topics))
     entries = index.execute(
         "SELECT source || '#L' || line AS ref, text FROM journal WHERE source || '#L' || line"
-        " NOT IN (SELECT ref FROM vectors WHERE kind = 'fact' AND embedder = ?)"
+        " NOT IN (SELECT ref FROM vectors WHERE kind = 'fact' AND embedder = ? AND dim = ?)"
         " ORDER BY day DESC, source, line LIMIT ?",
-        (embedder.name, cap),
+        (name, dim, cap),
     ).fetchall()
     done = _embed_into(
         index,
@@ -63,12 +67,14 @@ def fill_item_vectors(
     return done + _embed_into(index, embedder, "fact", entry_texts, on_batch)
 
 
-def missing_item_vectors(index: sqlite3.Connection, embedder_name: str) -> int:
-    """How many topics and journal entries still lack a vector from this embedder."""
+def missing_item_vectors(index: sqlite3.Connection, embedder: Embedder) -> int:
+    """How many topics and journal entries still lack a vector from this embedder (of its
+    name and width)."""
     row = index.execute(
         "SELECT (SELECT COUNT(*) FROM topics) + (SELECT COUNT(*) FROM journal)"
-        " - (SELECT COUNT(*) FROM vectors WHERE kind IN ('topic', 'fact') AND embedder = ?)",
-        (embedder_name,),
+        " - (SELECT COUNT(*) FROM vectors WHERE kind IN ('topic', 'fact')"
+        " AND embedder = ? AND dim = ?)",
+        (embedder.name, embedder.dim),
     ).fetchone()
     return max(0, int(row[0]))
 
@@ -81,14 +87,16 @@ def fill_turn_vectors(
     limit: int | None = None,
     on_batch: OnBatch | None = None,
 ) -> int:
-    """Embed raw turns without a vector, each with the turn before it as context.
+    """Embed raw turns without a vector (of the embedder's name and width), each with the turn
+    before it as context.
 
     At most about ``limit`` turns (whole batches); ``None`` embeds them all.
     """
     have = {
         row[0]
         for row in index.execute(
-            "SELECT ref FROM vectors WHERE kind = 'turn' AND embedder = ?", (embedder.name,)
+            "SELECT ref FROM vectors WHERE kind = 'turn' AND embedder = ? AND dim = ?",
+            (embedder.name, embedder.dim),
         )
     }
     pending: list[tuple[str, str]] = []
@@ -110,13 +118,15 @@ def fill_turn_vectors(
 
 
 def missing_turn_vectors(
-    index: sqlite3.Connection, raw: sqlite3.Connection, embedder_name: str
+    index: sqlite3.Connection, raw: sqlite3.Connection, embedder: Embedder
 ) -> int:
-    """About how many raw turns still lack a vector from this embedder (a progress bar's
-    length: vectors of turns no longer stored would make it short by as many)."""
+    """About how many raw turns still lack a vector from this embedder, of its name and width
+    (a progress bar's length: vectors of turns no longer stored would make it short by as
+    many)."""
     (turns,) = raw.execute("SELECT COUNT(*) FROM turns").fetchone()
     (vectors,) = index.execute(
-        "SELECT COUNT(*) FROM vectors WHERE kind = 'turn' AND embedder = ?", (embedder_name,)
+        "SELECT COUNT(*) FROM vectors WHERE kind = 'turn' AND embedder = ? AND dim = ?",
+        (embedder.name, embedder.dim),
     ).fetchone()
     return max(0, int(turns) - int(vectors))
 

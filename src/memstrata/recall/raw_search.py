@@ -70,7 +70,8 @@ def rank_raw(
         return turns, []
     top = [turn.source for turn in turns[: weights.feedback_turns]]
     if cache is not None and semantic and weights.feedback and top:
-        rows = stored_vectors(index, "turn", cache.embedder.name, top)
+        embedder = cache.embedder
+        rows = stored_vectors(index, "turn", embedder.name, embedder.dim, top)
         moved = feedback_query(query_vector, rows, weights.feedback)
         semantic = semantic_hits(vectors, moved, weights.pool)
     if weights.expansion and top:

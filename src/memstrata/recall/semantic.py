@@ -2,8 +2,10 @@
 size threshold, see :mod:`memstrata.recall.ann`).
 
 Vectors live in a ``vectors`` table of the derived index (``kind`` = ``turn``, ``topic`` or
-``fact``; ``ref`` = the item's id), tagged with the embedder's name: rows of another embedder
-are ignored, so changing embedder means re-embedding on rebuild. Exact search is a
+``fact``; ``ref`` = the item's id), tagged with the embedder's name and width: rows of another
+embedder, or of another width under the same name (a model swapped behind it), are ignored, and
+filled again by the next embedding of the backlog (a query's share, or rebuild). ``dim`` stands
+before the ``vector`` blob in a row, so checking it reads no blob. Exact search is a
 matrix-vector product over L2-normalised float32 rows (cosine), ~1 ms at 10k rows and
 ~15-25 ms at 100k on this class of machine; loading the rows costs far more (~25 µs a row), so
 a reload fetches only the rows it does not hold yet (:meth:`VectorIndex.reload`).
@@ -50,37 +52,41 @@ def put_vectors(
 
 
 def live_rows(
-    db: sqlite3.Connection, kind: str, embedder: str | None = None
+    db: sqlite3.Connection, kind: str, embedder: str | None = None, dim: int = 0
 ) -> tuple[np.ndarray, list[str]]:
-    """``(rowids, refs)`` of every vector of ``kind`` (of one ``embedder`` when given). Without
-    an embedder it reads the primary key's covering index alone (~0.15 s at 100k rows, vs
-    ~2-4 s for the vectors themselves); with one, it also reads each row's embedder column."""
+    """``(rowids, refs)`` of every vector of ``kind`` (of one ``embedder`` at width ``dim``
+    when given). Without an embedder it reads the primary key's covering index alone (~0.15 s
+    at 100k rows, vs ~2-4 s for the vectors themselves); with one, it also reads each row's
+    embedder and dim columns (not its blob)."""
     if embedder is None:
         rows = db.execute("SELECT rowid, ref FROM vectors WHERE kind = ?", (kind,)).fetchall()
     else:
         rows = db.execute(
-            "SELECT rowid, ref FROM vectors WHERE kind = ? AND embedder = ?", (kind, embedder)
+            "SELECT rowid, ref FROM vectors WHERE kind = ? AND embedder = ? AND dim = ?",
+            (kind, embedder, dim),
         ).fetchall()
     rowids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
     return rowids, [row[1] for row in rows]
 
 
 def stored_vectors(
-    db: sqlite3.Connection, kind: str, embedder: str, refs: Sequence[str]
+    db: sqlite3.Connection, kind: str, embedder: str, dim: int, refs: Sequence[str]
 ) -> Vectors:
-    """The stored vectors of those ``refs`` that have one from ``embedder``, a row each (in no
-    particular order): a few rows read by key, whether or not search runs on a side file."""
+    """The stored vectors of those ``refs`` that have one from ``embedder`` at width ``dim``, a
+    row each (in no particular order): a few rows read by key, whether or not search runs on a
+    side file."""
     if not refs:
         return np.zeros((0, 0), dtype=np.float32)
     marks = ",".join("?" * len(refs))
     rows = db.execute(
-        f"SELECT dim, vector FROM vectors WHERE kind = ? AND embedder = ? AND ref IN ({marks})",
-        (kind, embedder, *refs),
+        f"SELECT vector FROM vectors WHERE kind = ? AND embedder = ? AND dim = ?"
+        f" AND ref IN ({marks})",
+        (kind, embedder, dim, *refs),
     ).fetchall()
     if not rows:
         return np.zeros((0, 0), dtype=np.float32)
-    matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
-    return matrix.reshape(len(rows), int(rows[0][0]))
+    matrix = np.frombuffer(b"".join(row[0] for row in rows), dtype=np.float32)
+    return matrix.reshape(len(rows), dim)
 
 
 _EMPTY_ROWIDS = np.zeros(0, dtype=np.int64)
@@ -98,9 +104,9 @@ class VectorIndex:
     approximate: IvfView | None = None
 
     @classmethod
-    def load(cls, db: sqlite3.Connection, kind: str, embedder: str) -> VectorIndex:
-        """Every vector of ``kind`` made by ``embedder``."""
-        return cls.reload(None, db, kind, embedder, live_rows(db, kind)[0])
+    def load(cls, db: sqlite3.Connection, kind: str, embedder: str, dim: int) -> VectorIndex:
+        """Every vector of ``kind`` made by ``embedder`` at width ``dim``."""
+        return cls.reload(None, db, kind, embedder, dim, live_rows(db, kind)[0])
 
     @classmethod
     def reload(
@@ -109,20 +115,27 @@ class VectorIndex:
         db: sqlite3.Connection,
         kind: str,
         embedder: str,
+        dim: int,
         wanted: np.ndarray,
     ) -> VectorIndex:
-        """The rows of ``kind`` whose rowids are in ``wanted`` (rows of another embedder are
-        skipped), keeping what ``held`` already has and fetching only the rest."""
+        """The rows of ``kind`` whose rowids are in ``wanted`` (rows of another embedder or
+        width are skipped), keeping what ``held`` already has and fetching only the rest."""
         wanted = np.unique(wanted)
-        # an empty index has no width to stack new rows on: start afresh
-        if held is not None and held.refs and len(held.rowids) == len(held.refs):
+        # an empty index has no width to stack new rows on, one of another width none to
+        # keep: start afresh
+        if (
+            held is not None
+            and held.refs
+            and len(held.rowids) == len(held.refs)
+            and held.matrix.shape[1] == dim
+        ):
             kept = np.isin(held.rowids, wanted)
             missing = np.setdiff1d(wanted, held.rowids, assume_unique=True)
         else:
             held, kept, missing = None, np.zeros(0, dtype=bool), wanted
         if held is not None and kept.all() and not len(missing):
             return cls(held.refs, held.matrix, held.rowids)
-        rowids, refs, matrix = _fetch(db, kind, embedder, missing)
+        rowids, refs, matrix = _fetch(db, kind, embedder, dim, missing)
         if held is not None and kept.all():  # only additions: one copy, no mask
             rowids = np.concatenate([held.rowids, rowids])
             refs = [*held.refs, *refs]
@@ -165,7 +178,7 @@ class VectorIndex:
 
 
 def _fetch(
-    db: sqlite3.Connection, kind: str, embedder: str, rowids: np.ndarray
+    db: sqlite3.Connection, kind: str, embedder: str, dim: int, rowids: np.ndarray
 ) -> tuple[np.ndarray, list[str], Vectors]:
     """Rows by rowid, filled into one preallocated matrix (no second copy of the blobs)."""
     found: list[int] = []
@@ -176,11 +189,11 @@ def _fetch(
         chunk = ids[start : start + FETCH_CHUNK]
         marks = ",".join("?" * len(chunk))
         rows = db.execute(
-            f"SELECT rowid, ref, dim, vector FROM vectors WHERE rowid IN ({marks})"
-            " AND kind = ? AND embedder = ?",
-            (*chunk, kind, embedder),
+            f"SELECT rowid, ref, vector FROM vectors WHERE rowid IN ({marks})"
+            " AND kind = ? AND embedder = ? AND dim = ?",
+            (*chunk, kind, embedder, dim),
         ).fetchall()
-        for rowid, ref, dim, blob in rows:
+        for rowid, ref, blob in rows:
             if matrix is None:
                 matrix = np.empty((len(ids), dim), dtype=np.float32)
             matrix[len(found)] = np.frombuffer(blob, dtype=np.float32)
@@ -190,7 +203,7 @@ def _fetch(
         return _EMPTY_ROWIDS, [], np.zeros((0, 0), dtype=np.float32)
     matrix = matrix[: len(found)]
     if len(found) < 0.9 * len(ids):
-        matrix = matrix.copy()  # most ids were another embedder's: do not keep the slack
+        matrix = matrix.copy()  # most ids were another embedder's (or width's): no slack kept
     return np.asarray(found, dtype=np.int64), refs, matrix
 
 

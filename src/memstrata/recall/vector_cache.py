@@ -78,7 +78,7 @@ class VectorCache:
             if self.writable:
                 with self.lock():
                     fill_item_vectors(index, self.embedder, EMBED_PER_QUERY)
-            missing = missing_item_vectors(index, self.embedder.name)
+            missing = missing_item_vectors(index, self.embedder)
             later = (
                 f"up to {EMBED_PER_QUERY} more per query; 'memstrata rebuild' embeds them all"
                 if self.writable
@@ -121,9 +121,9 @@ class VectorCache:
         with self.lock():
             on_batch: OnBatch | None = None
             if on_progress is not None:
-                total = missing_item_vectors(index, self.embedder.name)
+                total = missing_item_vectors(index, self.embedder)
                 if raw is not None:
-                    total += missing_turn_vectors(index, raw, self.embedder.name)
+                    total += missing_turn_vectors(index, raw, self.embedder)
                 on_batch = _progress(on_progress, total)
             done = fill_item_vectors(index, self.embedder, on_batch=on_batch)
             if raw is not None:
@@ -155,7 +155,8 @@ class VectorCache:
                         f"approximate index for {kind} vectors is stale ({len(wanted)} rows since"
                         " searched exactly); the next tick or 'memstrata rebuild' refreshes it"
                     )
-        exact = VectorIndex.reload(self._loaded.get(kind), index, kind, self.embedder.name, wanted)
+        held = self._loaded.get(kind)
+        exact = VectorIndex.reload(held, index, kind, self.embedder.name, self.embedder.dim, wanted)
         return VectorIndex(exact.refs, exact.matrix, exact.rowids, view)
 
     def _open(self, index: sqlite3.Connection, kind: str) -> IvfFile | str:
@@ -185,7 +186,9 @@ def refresh_side_files(index: sqlite3.Connection, ann: AnnSettings) -> list[str]
 
     One file per (kind, embedder) with at least ``ann.min_vectors`` rows, built from the stored
     rows (no embedding model is loaded): rebuilt when missing, unusable or stale. Files of
-    groups below the threshold, or of embedders no longer in the table, are removed.
+    groups below the threshold, or of embedders no longer in the table, are removed. Rows of
+    one embedder in two widths (a model swapped behind its name, re-embedding half done) build
+    the file of the width most rows have; the rest are searched exactly until they are the most.
     """
     if not _has_vectors(index):
         return []
@@ -198,10 +201,14 @@ def refresh_side_files(index: sqlite3.Connection, ann: AnnSettings) -> list[str]
         if total < minimum:
             continue
         groups = index.execute(
-            "SELECT embedder, MAX(dim) FROM vectors WHERE kind = ? GROUP BY embedder", (kind,)
+            "SELECT embedder, dim, COUNT(*) FROM vectors WHERE kind = ? GROUP BY embedder, dim",
+            (kind,),
         ).fetchall()
-        for embedder, dim in groups:
-            change = refresh_side_file(index, kind, embedder, int(dim), ann)
+        widths: dict[str, tuple[int, int]] = {}
+        for embedder, dim, count in groups:
+            widths[embedder] = max(widths.get(embedder, (0, 0)), (int(count), int(dim)))
+        for embedder, (_, dim) in sorted(widths.items()):
+            change = refresh_side_file(index, kind, embedder, dim, ann)
             if change:
                 changes.append(change)
             path = side_file_path(ann.folder, kind, embedder)
@@ -217,15 +224,17 @@ def refresh_side_files(index: sqlite3.Connection, ann: AnnSettings) -> list[str]
 def refresh_side_file(
     index: sqlite3.Connection, kind: str, embedder: str, dim: int, ann: AnnSettings
 ) -> str:
-    """(Re)build the side file of ``kind`` vectors by ``embedder`` if it is due; say what changed.
+    """(Re)build the side file of ``kind`` vectors by ``embedder`` at width ``dim`` if it is
+    due; say what changed.
 
     Due when the group has at least ``ann.min_vectors`` rows and its file is missing, unusable
-    or stale; below the threshold the file is removed. Only the group's own rows count, so
-    rows of another embedder (a switch half done) neither make the file stale nor get into it.
+    (of another width among them) or stale; below the threshold the file is removed. Only the
+    group's own rows count, so rows of another embedder or width (a switch half done) neither
+    make the file stale nor get into it.
     Raises ``OSError`` or ``WorkspaceReadOnly`` when the file cannot be written.
     """
     path = side_file_path(ann.folder, kind, embedder)
-    rowids, refs = live_rows(index, kind, embedder)
+    rowids, refs = live_rows(index, kind, embedder, dim)
     if len(rowids) < max(ann.min_vectors, 1):
         if not path.exists():
             return ""
@@ -234,7 +243,7 @@ def refresh_side_file(
     opened = _matching(index, open_ivf(path, kind, embedder, dim), kind, embedder)
     if isinstance(opened, IvfFile) and not is_stale(opened, *match_live(opened, rowids, refs)):
         return ""
-    rows = VectorIndex.reload(None, index, kind, embedder, rowids)
+    rows = VectorIndex.reload(None, index, kind, embedder, dim, rowids)
     token = write_ivf(
         path, kind, embedder, build_ivf(rows.refs, rows.matrix), rows.rowids, rows.refs, rows.matrix
     )
