@@ -66,6 +66,7 @@ from memstrata.model import (
 )
 from memstrata.proposals import ProposalStore
 from memstrata.providers.guarded import GuardedEmbedder
+from memstrata.providers.rest import REST_FILE, Rest, end_rest, read_rest, write_rest
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files, paths_named
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import Access, AccessLog, access_keys
@@ -376,6 +377,9 @@ class Memory:
             self._index = recreate_index(self.workspace.index_db)
             report = self.sync()
             rewrite_index_json(self.workspace.index_json, self.topics)
+            # asked for by hand: the embedder is tried now, whatever rest a failure began
+            end_rest(self._rest_path)
+            self._embedder_down_until = 0.0
             report.embedded = self.embed_missing(on_embedding)
             report.problems.extend(self._raw_problems())
         return report
@@ -1031,6 +1035,11 @@ class Memory:
             return None
         self.embedder_failure = ""  # rested: try it again
         if self._embedder is None:
+            rest = read_rest(self._rest_path, settings.model, time.time())
+            if rest is not None:  # another process found it failing a moment ago
+                self.embedder_failure = rest.describe()
+                self._embedder_down_until = time.monotonic() + rest.until - time.time()
+                return None
             from memstrata.providers.cache import CachedEmbedder
             from memstrata.providers.embedder import load_embedder
 
@@ -1085,6 +1094,14 @@ class Memory:
         (a server does not wait on a dead endpoint every call, nor give it up for good)."""
         self.embedder_failure = str(error)
         self._embedder_down_until = time.monotonic() + EMBEDDER_RETRY_S
+        if self._own_embedder is not None and not self.read_only:
+            # one-shot commands would each wait on it again: the rest is the workspace's
+            rest = Rest(self.embedder_failure, time.time() + EMBEDDER_RETRY_S)
+            write_rest(self._rest_path, self.config.embeddings.model, rest)
+
+    @property
+    def _rest_path(self) -> Path:
+        return self.workspace.state_dir / REST_FILE
 
     def _semantic_arm(self) -> SemanticArm | None:
         vectors = self.vectors
