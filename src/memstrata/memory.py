@@ -156,8 +156,11 @@ class Status:
     raw_turns: int
     #: files (or lines) that could not be read, so their knowledge is missing until fixed
     problems: tuple[Problem, ...] = ()
-    #: what this call found and mended on its way (a damaged index made anew)
+    #: what this call found and mended on its way (a damaged index made anew), and an
+    #: embedder resting after a failure
     notes: tuple[str, ...] = ()
+    #: the embedder the semantic arm uses (``[embeddings] model``), or why there is none
+    embedder: str = ""
 
 
 class Memory:
@@ -568,7 +571,7 @@ class Memory:
 
             embedder = self.embedder
             threshold = dedup_threshold(embedder.name) if embedder is not None else None
-            self._gate = Gate(
+            gate = Gate(
                 self.topics,
                 self.proposal_store,
                 self._related_topics,
@@ -578,6 +581,9 @@ class Memory:
                 threshold=threshold,
                 on_write=self._reindex_topic,
             )
+            if embedder is None and self.embedder_failure:
+                return gate  # resting: a later call builds it with its embedder again
+            self._gate = gate
         return self._gate
 
     def _similarity(self, text: str, others: Sequence[str]) -> list[float]:
@@ -629,6 +635,13 @@ class Memory:
         self.refresh()
         with self.lock.held():
             return self.gate.admit(candidate, dry_run=dry_run)
+
+    def gate_notes(self) -> tuple[str, ...]:
+        """What the last :meth:`remember` should say beside its verdict: that the gate
+        compared meanings without its embedder (it failed, or rests), by words alone."""
+        if self.embedder_failure and self.use_embeddings:
+            return (f"near-duplicates checked by words alone: {self.embedder_failure}",)
+        return ()
 
     def proposals(self, status: str | None = None) -> list[Proposal]:
         """Proposals waiting for (or given) a ruling, oldest id first."""
@@ -923,6 +936,8 @@ class Memory:
             notes.append(f"nothing to search: the query has {_wordless(query)}")
         if self.embedder_failure:
             notes.append(f"{self.embedder_failure}; ranked by words alone")
+        elif self.embedder_note and self._embedder is not None:
+            notes.append(self.embedder_note)
         notes.extend(f"raw transcripts not searched: {problem}" for problem in self._raw_problems())
         notes.extend(self._take_index_note())
         return tuple(notes)
@@ -1415,8 +1430,20 @@ class Memory:
                     )
                 )
             ),
-            notes=self._take_index_note(),
+            notes=(*self._take_index_note(), *self._rest_notes()),
+            embedder=self._embedder_summary(),
         )
+
+    def _embedder_summary(self) -> str:
+        """The configured embedder, as status shows it (no model is loaded to say so)."""
+        spec = self.config.embeddings.model
+        if spec == "none":
+            return "none ([embeddings] model): lexical, entity and temporal arms only"
+        return spec if self.use_embeddings else f"{spec} (off in this process)"
+
+    def _rest_notes(self) -> tuple[str, ...]:
+        rest = read_rest(self._rest_path, self.config.embeddings.model, time.time())
+        return () if rest is None else (f"embedder resting: {rest.describe()}",)
 
     def _future_days(self) -> list[Problem]:
         """Journal days dated in the future: their facts would count as the newest said, and

@@ -39,7 +39,8 @@ def remember(
 
     Example: memstrata remember --kind world --entity Ann "Ann prefers cortado"
     """
-    verdict = open_memory(ctx).remember(
+    memory = open_memory(ctx)
+    verdict = memory.remember(
         " ".join(text),
         topic=topic,
         kind=kind,
@@ -51,8 +52,9 @@ def remember(
         dry_run=dry_run,
     )
     name = verdict_name(verdict)
+    notes = memory.gate_notes()
     if as_json:
-        echo_json({"verdict": name, **_fields(verdict)})
+        echo_json({"verdict": name, **_fields(verdict), "notes": list(notes)})
     else:
         preview = " (dry run: nothing written)" if dry_run else ""
         where = getattr(verdict, "topic_id", "") or getattr(verdict, "proposal_id", "")
@@ -61,6 +63,8 @@ def remember(
         redactions = getattr(verdict, "redactions", ())
         if redactions:
             click.echo(f"  redacted: {', '.join(redactions)}")
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     if name == "rejected":
         ctx.exit(1)
 

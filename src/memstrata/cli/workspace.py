@@ -65,6 +65,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
     held = f", {held_lines} held out of recall" if held_lines else ""
     click.echo(f"journal   {report.journal_days} days, {report.facts} retain facts{held}")
     click.echo(f"raw       {report.raw_sessions} sessions, {report.raw_turns} turns")
+    click.echo(f"embedder  {report.embedder}")
     for warning in rules.warnings:
         click.echo(f"warning: {warning}", err=True)
     for entry in report.held[:HELD_SHOWN]:
@@ -108,6 +109,8 @@ def rebuild(ctx: click.Context, as_json: bool) -> None:
             "read embeds what is missing)",
             err=True,
         )
+    elif memory.embedder_note:
+        click.echo(f"note: {memory.embedder_note}", err=True)
     if as_json:
         echo_json(report)
     else:

@@ -4,6 +4,7 @@ echo of an ``agent`` (no agent views yet, and every result says so)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from memstrata.context.compile import Context, ContextItem, pack
@@ -66,8 +67,9 @@ def _pack(
     return kept, [rows[int(label)][0] for label in channel.trimmed]
 
 
-def verdict_payload(verdict: Verdict) -> dict[str, Any]:
-    return {"verdict": verdict_name(verdict), **to_jsonable(verdict)}
+def verdict_payload(verdict: Verdict, notes: Sequence[str] = ()) -> dict[str, Any]:
+    """The verdict, and ``notes`` on how the gate decided (an embedder off: by words alone)."""
+    return {"verdict": verdict_name(verdict), **to_jsonable(verdict), "notes": list(notes)}
 
 
 def context_payload(compiled: Context, agent: str | None) -> dict[str, Any]:

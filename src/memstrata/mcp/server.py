@@ -230,7 +230,8 @@ class MemoryTools:
         kept and linked), conflicted (contradicts a topic: both kept, a proposal asks the user
         to rule), quarantined (looked like instructions to a model: kept out of recall) or
         rejected (not stored; `reason` says why). Secrets are redacted before storing
-        (`redactions`). With dry_run=true nothing is written.
+        (`redactions`). With dry_run=true nothing is written. `notes` say when near-duplicates
+        were checked by words alone (the embedding model failed or rests).
         """
         return self._run(
             lambda: verdict_payload(
@@ -244,7 +245,8 @@ class MemoryTools:
                     supersedes=supersedes,
                     actor=agent or "agent",
                     dry_run=dry_run,
-                )
+                ),
+                self.memory.gate_notes(),
             )
         )
 
