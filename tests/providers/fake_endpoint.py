@@ -17,10 +17,11 @@ from memstrata.providers.hashing import HashingEmbedder
 
 class FakeEmbeddings(BaseHTTPRequestHandler):
     """Embeds with the hashing embedder (16 wide, not normalised, rows out of order) while
-    ``mode`` is ``ok``; ``http-500``, ``strings`` and ``wider`` (24 wide) fail the ways
-    endpoints do, ``hang`` answers nothing until the server stops, and the model ``broken``
-    always answers HTTP 500. With ``required_key`` set, a request without ``Authorization:
-    Bearer <key>`` gets HTTP 401, as OpenAI's does. Every request is kept in ``requests``."""
+    ``mode`` is ``ok``; ``http-500``, ``strings``, ``ragged`` (one row short) and ``wider``
+    (24 wide) fail the ways endpoints do, ``hang`` answers nothing until the server stops, and
+    the model ``broken`` always answers HTTP 500. With ``required_key`` set, a request without
+    ``Authorization: Bearer <key>`` gets HTTP 401, as OpenAI's does. Every request is kept in
+    ``requests``."""
 
     mode: ClassVar[str] = "ok"
     required_key: ClassVar[str] = ""
@@ -48,6 +49,8 @@ class FakeEmbeddings(BaseHTTPRequestHandler):
         rows = [(row * 3.0).tolist() for row in HashingEmbedder(width).embed(body["input"])]
         if mode == "strings":
             rows = [["x"] * width for _ in rows]
+        if mode == "ragged":  # one row a number short
+            rows[-1] = rows[-1][:-1]
         data = [{"index": i, "embedding": row} for i, row in enumerate(rows)]
         payload = json.dumps({"data": list(reversed(data))}).encode()
         self.send_response(200)

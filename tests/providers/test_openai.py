@@ -40,6 +40,13 @@ def test_openai_embedder_reports_a_failing_endpoint(server):
         OpenAIEmbedder(server, "broken").embed(["x"])
 
 
+def test_rows_of_different_widths_are_named_as_such(server):
+    FakeEmbeddings.mode = "ragged"
+    with pytest.raises(EmbeddingEndpointError) as raised:
+        OpenAIEmbedder(server, "tiny").embed(["a", "b"])
+    assert str(raised.value).endswith("vectors of different widths or kinds (15, 16)")
+
+
 def test_openai_embedder_reports_an_unreachable_endpoint():
     embedder = OpenAIEmbedder("http://127.0.0.1:9/v1", "tiny", timeout_s=2)
     with pytest.raises(EmbeddingEndpointError, match=r"127\.0\.0\.1:9"):

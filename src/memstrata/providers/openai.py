@@ -101,6 +101,12 @@ class OpenAIEmbedder:
             raise EmbeddingEndpointError(
                 f"{self.base_url}/embeddings: {len(rows)} vectors for {len(batch)} texts"
             )
+        widths = sorted({len(row) if isinstance(row, list) else -1 for row in rows})
+        if len(widths) > 1 or widths[:1] == [-1]:
+            shown = ", ".join("not a list" if width < 0 else str(width) for width in widths)
+            raise EmbeddingEndpointError(
+                f"{self.base_url}/embeddings: vectors of different widths or kinds ({shown})"
+            )
         return normalise_rows(rows)
 
 
