@@ -1,7 +1,14 @@
 import pytest
 
 from memstrata import Memory
-from memstrata.fts import match_expression, query_terms, segment
+from memstrata.fts import (
+    MAX_TERMS,
+    dropped_terms,
+    match_expression,
+    query_terms,
+    searched_terms,
+    segment,
+)
 
 
 @pytest.mark.parametrize(
@@ -156,3 +163,72 @@ def test_a_mixed_script_query_finds_both_sides(memory: Memory):
     memory.write_topic("world/noise", "# Noise\nNothing relevant here at all.")
     top = {hit.source for hit in memory.search("Lisbon 咖啡", include_raw=False)}
     assert top == {"people/li-na", "people/ann"}
+
+
+#: a message of 83 terms whose question comes last (the QA report's user prompt)
+LONG_MESSAGE = (
+    "Context for you: I have been reviewing our quarterly engineering retrospective document, "
+    "which covers incident response drills, on-call rotation fairness, dependency upgrades, flaky "
+    "integration suites, documentation debt, hiring pipeline bottlenecks, interview calibration "
+    "sessions, onboarding checklists, laptop provisioning delays, security training completion "
+    "rates, cloud spending anomalies, database migration rehearsals, observability dashboards, "
+    "alert fatigue metrics, customer escalation handling, release train cadence, feature flag "
+    "hygiene, accessibility audits, localisation backlog, mobile crash analytics, design system "
+    "adoption, vendor contract renewals, budget forecasting spreadsheets, sprint planning "
+    "rituals, and stakeholder newsletter formatting. Anyway, quick question: where is the "
+    "Lisbon offsite venue?"
+)
+
+
+def test_a_long_message_is_searched_for_the_question_at_its_end(memory: Memory):
+    memory.log("Set up the staging database for the billing service")
+    memory.log("Ann confirmed the Lisbon venue: LX Factory")
+    memory.log("Drafted the quarterly engineering newsletter")
+
+    hits = memory.search(LONG_MESSAGE, include_raw=False)
+
+    assert len(query_terms(LONG_MESSAGE)) > MAX_TERMS
+    assert "10:00 Ann confirmed the Lisbon venue: LX Factory" in [hit.text for hit in hits]
+    assert {"lisbon", "offsite", "venue"} <= set(searched_terms(LONG_MESSAGE))
+    assert "quarterly" in searched_terms(LONG_MESSAGE)  # what it is about, at the start
+
+
+def test_past_the_cap_the_middle_of_a_query_is_dropped_first():
+    words = [f"word{number}" for number in range(MAX_TERMS + 10)]
+
+    kept, dropped = searched_terms(" ".join(words)), dropped_terms(" ".join(words))
+
+    assert len(kept) == MAX_TERMS
+    assert kept[:3] == words[:3] and kept[-3:] == words[-3:]  # the ends: subject and question
+    middle = len(words) // 2
+    assert dropped == words[middle - 5 : middle + 5]
+    assert match_expression(" ".join(words)) == " OR ".join(f'"{word}"' for word in kept)
+
+
+def test_past_the_cap_chinese_pairs_holding_a_particle_are_dropped_first():
+    # 60 distinct characters in pairs joined by 的: 30 pairs are words, 58 straddle a 的
+    characters = [chr(code) for code in range(0x4F00, 0x4F3C)]
+    text = "的".join(characters[i] + characters[i + 1] for i in range(0, 60, 2))
+    pairs = {characters[i] + characters[i + 1] for i in range(0, 60, 2)}
+
+    kept, dropped = searched_terms(text), dropped_terms(text)
+
+    assert len(query_terms(text)) > MAX_TERMS
+    assert pairs <= set(kept)
+    assert dropped and all("的" in term for term in dropped)
+
+
+def test_a_query_past_the_cap_says_how_many_terms_it_left_out(memory: Memory):
+    words = [f"q{a}{b}" for a in "abcdefghijklmnopqrstuvwxyz" for b in "abcdefghijk"]
+    query = " ".join(words[: MAX_TERMS + 10])
+    memory.log(f"{words[0]} starts it")
+
+    recalled = memory.recall(query)
+    noted = [note for note in recalled.notes if "not searched" in note]
+
+    shown = ", ".join(dropped_terms(query)[:3])
+    assert noted == [
+        f"query has over {MAX_TERMS} terms: 10 of the least informative not searched ({shown} …)"
+    ]
+    assert noted[0] in memory.search_notes(query)
+    assert recalled.items[0].content == f"10:00 {words[0]} starts it"

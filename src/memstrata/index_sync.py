@@ -282,13 +282,20 @@ def _sync_topics(
                 continue
             topic = topics.get(topic_id)
             if not read_only and topic_id not in unfinished:
+                recorded = False
                 try:
-                    if topics.pick_up_edit(topic_id, topic, False):
-                        report.edits_recorded += 1
+                    recorded = topics.pick_up_edit(topic_id, topic, False) is not None
                 except (OSError, WorkspaceError) as error:
                     # Indexed as it is, unstamped: every sync tries (and reports) it again.
                     stamp = ""
                     report.problems.append(_edit_not_recorded(f"{root}/{name}", error, name))
+                if recorded:
+                    report.edits_recorded += 1
+                    # Recording it wrote the edit's time to meta.json: indexed as read before,
+                    # the topic would show its old time (none, if new) until the next sync saw
+                    # meta.json change and read it again.
+                    topic = topics.get(topic_id)
+                    stamp = stamp_files(f"{root}/{name}", (SUMMARY, DETAIL, META))
         except TopicNotFound:
             # No summary.md file: removed since the listing (the next full scan drops it), or
             # something else in its place, named as a problem.

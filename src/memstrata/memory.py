@@ -37,7 +37,7 @@ from memstrata.errors import (
     TopicNotFound,
     WorkspaceReadOnly,
 )
-from memstrata.fts import content_terms, query_terms
+from memstrata.fts import MAX_TERMS, content_terms, dropped_terms, query_terms
 from memstrata.index.db import IndexDB, topic_held_reason
 from memstrata.index_sync import (
     SyncReport,
@@ -49,7 +49,7 @@ from memstrata.index_sync import (
     topic_scan_due,
 )
 from memstrata.journal.log import LogWrite, append_log
-from memstrata.journal.parse import ParsedJournal, day_of, parse_journal
+from memstrata.journal.parse import ParsedJournal, day_of, entity_key, parse_journal
 from memstrata.journal.promoted import PROMOTED_FILE, PromotedRecord, fact_file
 from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
 from memstrata.model import (
@@ -72,7 +72,7 @@ from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import Access, AccessLog, access_keys
 from memstrata.recall.filters import RecallFilters
 from memstrata.recall.fusion import reciprocal_rank_fusion
-from memstrata.recall.hybrid import SemanticArm, recall_items
+from memstrata.recall.hybrid import SemanticArm, listing_note, recall_items
 from memstrata.recall.inputs import (
     MAX_QUERY_CHARS,
     checked_bound,
@@ -677,7 +677,7 @@ class Memory:
         ids = [hit.source for hit in search_topics(self.index.db, text, limit)]
         ids += self._nearest_topics(text, NEAREST_RELATED)
         if entities:
-            keys = [name.casefold() for name in entities]
+            keys = [entity_key(name) for name in entities]
             marks = ", ".join("?" * len(keys))
             rows = self.index.db.execute(
                 f"SELECT DISTINCT m.ref FROM mentions m JOIN topics t ON t.id = m.ref"
@@ -934,6 +934,11 @@ class Memory:
         notes, query = [], checked_query(query)
         if not content_terms(query):
             notes.append(f"nothing to search: the query has {_wordless(query)}")
+        if dropped := dropped_terms(query):
+            notes.append(
+                f"query has over {MAX_TERMS} terms: {len(dropped)} of the least informative not"
+                f" searched ({', '.join(dropped[:3])} …)"
+            )
         if self.embedder_failure:
             notes.append(f"{self.embedder_failure}; ranked by words alone")
         elif self.embedder_note and self._embedder is not None:
@@ -1190,6 +1195,11 @@ class Memory:
         if len(query) > MAX_QUERY_CHARS:
             query = query[:MAX_QUERY_CHARS]
             notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
+        if dropped := dropped_terms(query):
+            notes.append(
+                f"query has over {MAX_TERMS} terms: {len(dropped)} of the least informative not"
+                f" searched ({', '.join(dropped[:3])} …)"
+            )
         if not content_terms(query) and not (since or until or kind or entity):
             # nothing to match: returning what lies nearest an empty vector would be noise
             notes.append(
@@ -1217,6 +1227,9 @@ class Memory:
             stale_days=self.config.recall.stale_after_days,
             semantic_floor=self.config.recall.min_similarity,
         )
+        more = listing_note(self.index.db, query, filters, len(items))
+        if more:
+            notes.append(more)
         if semantic is None or self.embedder_failure:
             notes.append(self._semantic_note())
         elif self.embedder_note:

@@ -116,7 +116,7 @@ def test_log_search_and_context(ws: Path):
         r"memory/\d{4}-\d\d-\d\d\.md:3: - \d\d:\d\d Deployed the billing canary\n", logged.stdout
     )
     assert run(*base, "log", "--kind", "W", "@Ann prefers cortado").returncode == 0
-    hits = json.loads(run(*base, "search", "cortado", "--json").stdout)
+    hits = json.loads(run(*base, "search", "cortado", "--json").stdout)["hits"]
     assert hits[0]["stratum"] == "journal"
     assert hits[0]["extra"]["kind"] == "world"
     compiled = json.loads(run(*base, "context", "--query", "cortado", "--json").stdout)
@@ -132,7 +132,7 @@ def test_ingest_reports_and_rebuild_recreates(ws: Path):
     assert result.returncode == 0, result.stderr
     assert "2 sessions" in result.stdout
     assert run(*base, "rebuild").returncode == 0
-    hits = json.loads(run(*base, "search", "oat milk", "--json").stdout)
+    hits = json.loads(run(*base, "search", "oat milk", "--json").stdout)["hits"]
     assert any(hit["stratum"] == "raw" for hit in hits)
     # a turn found by nearness of meaning alone says so, after the word matches
     shown = run(*base, "search", "cortado", "--limit", "3").stdout.splitlines()
@@ -150,12 +150,14 @@ def test_search_sessions_names_the_conversation_and_why(ws: Path):
     header, best = result.stdout.splitlines()
     assert header.startswith("[session] codex:") and "codex" in header
     assert best.strip().startswith("codex:") and "#" in best
-    hits = json.loads(run(*base, "search", "--sessions", "oat milk", "--json").stdout)
+    hits = json.loads(run(*base, "search", "--sessions", "oat milk", "--json").stdout)["hits"]
     assert hits[0]["source"].startswith("claude-code:")
     assert "oat milk" in hits[0]["text"] and hits[0]["extra"]["best_turn"].startswith(
         hits[0]["source"] + "#"
     )
     assert run(*base, "search", "--sessions", "?!").stdout.strip() == "no results"
+    wordless = json.loads(run(*base, "search", "?!", "--json").stdout)
+    assert wordless["hits"] == [] and wordless["notes"][0].startswith("nothing to search")
     near = run(*base, "search", "--sessions", "cortado").stdout.splitlines()
     assert near[0].endswith("  (no word of the query: near in meaning)")
     mixed = run(*base, "search", "--sessions", "--include-archived", "oat milk")

@@ -13,7 +13,6 @@ import pytest
 from memstrata import Memory
 from memstrata.gate.verdicts import Admitted
 from memstrata.workspace.layout import init_workspace
-
 from tests.cli.process import run
 
 
@@ -105,9 +104,7 @@ def test_recall_says_once_that_the_index_was_made_anew(root: Path, fixed_now: da
     assert not any("made anew" in note for note in second.notes)
 
 
-def test_a_log_into_a_damaged_index_is_written_once_and_recalled(
-    root: Path, fixed_now: datetime
-):
+def test_a_log_into_a_damaged_index_is_written_once_and_recalled(root: Path, fixed_now: datetime):
     _indexed(root, fixed_now)
     _damage_page(root, "journal")
 

@@ -1,6 +1,12 @@
 import pytest
 
-from memstrata.journal.parse import check_fact_text, day_of, find_entities, parse_journal
+from memstrata.journal.parse import (
+    check_fact_text,
+    day_of,
+    entity_key,
+    find_entities,
+    parse_journal,
+)
 
 JOURNAL = """# 2025-11-27
 
@@ -133,6 +139,49 @@ def test_entities_are_mentions_in_order_of_first_appearance():
 )
 def test_a_mention_is_the_name_without_possessive_or_closing_punctuation(text: str, names):
     assert find_entities(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("今天和@王伟讨论了数据库迁移方案", ("王伟",)),  # after a Han character, up to a verb
+        ("@王伟和@李娜负责迁移", ("王伟", "李娜")),  # 和 and 负(责) follow a name
+        ("@李小龙来了。@欧阳娜娜说", ("李小龙", "欧阳娜娜")),  # three and four characters
+        ("＠王伟 明天到", ("王伟",)),  # the full-width @ of a Chinese input method
+        ("请@タナカさんに連絡", ("タナカ",)),  # a katakana name ends at the hiragana after it
+        ("和@Ann讨论", ("Ann",)),  # a Latin name ends at the Chinese after it
+    ],
+)
+def test_a_mention_in_chinese_needs_no_space_around_it(text: str, names):
+    assert find_entities(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("@R&D signed off, as did @AT&T's lawyers", ("R&D", "AT&T")),
+        ("Install @types/node and @babel/core", ()),  # a package scope, not R or types
+        ("Rewrite it in @C++ or @C#", ()),
+        ("Ask @R& someone", ()),
+    ],
+)
+def test_a_mention_is_the_whole_name_or_none(text: str, names):
+    assert find_entities(text) == names
+
+
+@pytest.mark.parametrize(
+    ("names", "key"),
+    [
+        (["José", "jose", "JOSE", "Jose\u0301"], "jose"),  # accents, decomposed or not
+        (["O'Brien", "O’Brien", "obrien"], "obrien"),
+        (["li-na", "Li Na", "li  na", "li.na"], "li na"),
+        (["Zoë", "ＺＯＥ"], "zoe"),  # full-width letters from an input method
+        (["李娜"], "李娜"),
+        (["R&D", "r&d"], "r&d"),
+    ],
+)
+def test_an_entity_key_folds_case_accents_and_punctuation(names: list[str], key: str):
+    assert {entity_key(name) for name in names} == {key}
 
 
 @pytest.mark.parametrize(

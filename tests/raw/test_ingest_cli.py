@@ -159,7 +159,9 @@ def test_two_files_of_one_session_id_holding_two_conversations_both_stay_searcha
     assert run("--workspace", str(ws), "ingest", str(one)).returncode == 0
 
     report = json.loads(run("--workspace", str(ws), "ingest", "--json", str(two)).stdout)
-    turns = json.loads(run("--workspace", str(ws), "search", "--json", "file question").stdout)
+    turns = json.loads(run("--workspace", str(ws), "search", "--json", "file question").stdout)[
+        "hits"
+    ]
     found = run("--workspace", str(ws), "search", "--sessions", "--json", "file answer").stdout
 
     [apart] = report["forks"]
@@ -173,7 +175,10 @@ def test_two_files_of_one_session_id_holding_two_conversations_both_stay_searcha
         (apart, 1, "second file answer that is longer"),
     ]
     assert {"claude-code:same-session#0", f"{apart}#0"} <= {hit["source"] for hit in turns}
-    assert {hit["source"] for hit in json.loads(found)} == {"claude-code:same-session", apart}
+    assert {hit["source"] for hit in json.loads(found)["hits"]} == {
+        "claude-code:same-session",
+        apart,
+    }
 
 
 @pytest.fixture

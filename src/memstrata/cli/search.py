@@ -28,7 +28,9 @@ _RECALL_KINDS = sorted({*KIND_LETTERS.values(), *KIND_LETTERS, "note"})
     is_flag=True,
     help="Rank whole raw sessions (conversations) instead, each with its best turn.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON: {query, hits, notes}, notes as on stderr."
+)
 @click.pass_context
 def search(
     ctx: click.Context,
@@ -50,10 +52,11 @@ def search(
         hits = memory.search_sessions(text, limit)
     else:
         hits = memory.search(text, limit, include_archived=include_archived)
-    for note in memory.search_notes(text):
+    notes = memory.search_notes(text)
+    for note in notes:
         click.echo(f"note: {note}", err=True)
     if as_json:
-        echo_json(hits)
+        echo_json({"query": text, "hits": hits, "notes": notes})
         return
     if not hits:
         click.echo("no results")
@@ -110,7 +113,8 @@ def recall(
 ) -> None:
     """Recall what may be injected (wiki and journal, never raw), each item with its source.
 
-    With a filter and no QUERY, list every item the filter lets through, newest first.
+    With a filter and no QUERY, list the k newest items the filter lets through; a note says
+    how many more pass (raise --k to list them).
 
     Example: memstrata recall "what does Ann drink" --since 2025-11 --explain
     """

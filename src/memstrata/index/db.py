@@ -26,7 +26,7 @@ from typing import Any
 from memstrata.errors import InputError
 from memstrata.fts import TOKENIZE, segment
 from memstrata.injection import detect_injection
-from memstrata.journal.parse import ParsedJournal, find_entities
+from memstrata.journal.parse import ParsedJournal, entity_key, find_entities
 from memstrata.journal.promoted import fact_digest
 from memstrata.model import HeldEntry, Topic
 from memstrata.redaction import redact_secrets
@@ -43,7 +43,9 @@ from memstrata.sqlite import (
 #: keeps an apostrophe inside its name (``@O'Brien`` was ``o``; see journal.parse.MENTION);
 #: 12: meta.json times are read as ISO UTC, and a retain bullet that names someone and says
 #: nothing is a problem, not a fact; 13: an ``@`` in code is no mention (journal.parse._CODE)
-SCHEMA_VERSION = "13"
+#: 14: entities are keyed by journal.parse.entity_key (case, accents, apostrophes folded); a
+#: mention may follow a CJK character, ``@R&D`` is R&D and ``@types/node`` nobody
+SCHEMA_VERSION = "14"
 #: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
 SEED_MAX_BYTES = 128 * 1024 * 1024
 
@@ -411,7 +413,7 @@ class IndexDB:
 
     def _put_mentions(self, names: list[str] | tuple[str, ...], ref_kind: str, ref: str) -> None:
         for name in dict.fromkeys(names):
-            key = name.casefold()
+            key = entity_key(name)
             self.db.execute("INSERT OR IGNORE INTO entities VALUES (?, ?)", (key, name))
             self.db.execute("INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (key, ref_kind, ref))
 

@@ -19,6 +19,7 @@ never hides the rest of the file. Pure: the caller reads the file.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
@@ -42,10 +43,39 @@ _BULLET = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 #: a fence opening or closing fenced code: its marker, three backticks or three tildes
 _FENCE = re.compile(r"^(\s*)(```|~~~)")
 _FACT = re.compile(r"^(?P<letter>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?:\s+|:\s*|$)(?P<text>.*)$")
-#: ``@name``: a letter, then letters, digits, ``.``, ``-`` and apostrophes (``@O'Brien``); not
-#: inside a word, so ``ann@example.com`` mentions nobody
-MENTION = re.compile(r"(?<![\w@])@([^\W\d_][\w.\-'’]*)", re.UNICODE)
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef"
+#: written without spaces: Han, hiragana and katakana
+_CJK = f"\u3040-\u30ff{_HAN}"
+#: characters that often follow a Chinese name and seldom end one: particles, conjunctions,
+#: prepositions, and the first characters of verbs of talking and working (说, 讨论, 负责 …)
+_AFTER_NAME = (
+    "的了着过们吗呢吧啊和与跟及或等在是说讲问告让请叫把被给对向也都就还又要会想去已"
+    "来今昨讨负提发做写看找帮确修认觉"
+)
+#: ``@name`` (or the full-width ``＠`` of a CJK input method), not inside a word, so
+#: ``ann@example.com`` mentions nobody, though it may follow a CJK character (``和@王伟``). The
+#: name is one of:
+#:
+#: - Han characters, as Chinese writes them, with no space after the name: the first two
+#:   always, then up to two more, stopping at any other character or at one of
+#:   :data:`_AFTER_NAME` (``和@王伟讨论了`` names 王伟, ``@欧阳娜娜说`` 欧阳娜娜);
+#: - a run of katakana, or of hiragana (``@タナカさん`` names タナカ);
+#: - a letter, then letters and digits, joined inside by ``.``, ``-``, ``_``, ``&`` and
+#:   apostrophes (``@O'Brien``, ``@node.js``, ``@R&D``), up to a character of none of these
+#:   (``@Ann说`` names Ann). A name followed by a symbol of code or a path (``@types/node``,
+#:   ``@C++``, ``@R&``) is no mention at all, rather than the piece before the symbol.
+MENTION = re.compile(
+    f"(?:(?<![\\w@＠])|(?<=[{_CJK}]))[@＠]("
+    f"[{_HAN}]{{1,2}}(?:(?![{_AFTER_NAME}])[{_HAN}]){{0,2}}"
+    "|[\u30a1-\u30fa\u30fc-\u30ff]+|[\u3041-\u3096]+"
+    f"|[^\\W\\d_{_CJK}](?:[.\\-_&'’]*[^\\W_{_CJK}])*+(?![/\\\\+#=*$%^~|<>{{}}\\[\\]@＠&])"
+    ")"
+)
 _POSSESSIVE = re.compile(r"'s$", re.IGNORECASE)
+#: what a name's key drops: apostrophes (``O'Brien`` is ``obrien``)
+_APOSTROPHES = re.compile("['’‘`]")
+#: what a name's key reads as a space: hyphens, dots, underscores and spaces between its words
+_WORD_BREAKS = re.compile(r"[\s\-‐‑–—._]+")
 #: code, where ``@`` is a decorator or an annotation, not a person: fenced blocks (an open
 #: fence runs to the end) and inline spans
 _CODE = re.compile(
@@ -94,6 +124,16 @@ def mention_name(written: str) -> str:
     sentence)."""
     name = written.replace("’", "'")
     return _POSSESSIVE.sub("", name.rstrip(".-'")).rstrip(".-'")
+
+
+def entity_key(name: str) -> str:
+    """The key an entity's name is matched by, the name as it is shown kept apart: casefolded,
+    without accents or other marks (NFKD), apostrophes dropped, and hyphens, dots and
+    underscores read as the space between words: ``José`` is ``jose``, ``O'Brien`` is
+    ``obrien``, ``li-na`` and ``Li  Na`` are ``li na``."""
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return _WORD_BREAKS.sub(" ", _APOSTROPHES.sub("", text)).strip()
 
 
 def parse_journal(text: str, source: str, day: str) -> ParsedJournal:

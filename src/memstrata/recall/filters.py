@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from memstrata.clock import parse_time, to_iso
+from memstrata.journal.parse import entity_key
 from memstrata.model import RecallItem
 from memstrata.recall.entity import name_forms
 
@@ -42,27 +43,38 @@ def passes(item: RecallItem, filters: RecallFilters) -> bool:
         return False
     if filters.entity and not _about(item, filters.entity.lstrip("@").casefold()):
         return False
-    if not (filters.since or filters.until):
+    return within(item, filters.since, filters.until)
+
+
+def within(item: RecallItem, since: str, until: str) -> bool:
+    """Whether ``item`` lies in the span from ``since`` up to ``until`` (ISO times; an empty
+    bound is open): at a moment inside it, or on a day that overlaps it."""
+    if not (since or until):
         return True
     if not item.time:
-        return not filters.since
+        return not since
     start, end = _span(item)
-    if filters.since and (end <= filters.since if start != end else start < filters.since):
+    if since and (end <= since if start != end else start < since):
         return False
-    return not (filters.until and start >= filters.until)
+    return not (until and start >= until)
+
+
+def line_time(day: str, text: str) -> str:
+    """When a journal line of ``day`` happened: ``day`` at the time of day the line opens
+    with ("10:05 …", as ``memstrata log`` writes, UTC) as an ISO time, else the day."""
+    clock = _CLOCK.match(text)
+    if clock and int(clock[1]) < 24:
+        return f"{day}T{int(clock[1]):02d}:{clock[2]}:00Z"
+    return day
 
 
 def _span(item: RecallItem) -> tuple[str, str]:
     """When ``item`` happened, as ISO times ``(start, end)``: a topic's moment; a journal
-    line's time of day when it opens with one ("10:05 …", as ``memstrata log`` writes, UTC),
-    else its whole day."""
-    if "T" in item.time:
-        return item.time, item.time
-    clock = _CLOCK.match(item.content)
-    if clock and int(clock[1]) < 24:
-        moment = f"{item.time}T{int(clock[1]):02d}:{clock[2]}:00Z"
-        return moment, moment
-    return day_start(item.time), day_start(next_day(day_start(item.time)))
+    line's time of day when it opens with one, else its whole day."""
+    time = item.time if "T" in item.time else line_time(item.time, item.content)
+    if "T" in time:
+        return time, time
+    return day_start(time), day_start(next_day(day_start(time)))
 
 
 def newest_first(items: list[RecallItem]) -> None:
@@ -84,7 +96,7 @@ def _about(item: RecallItem, wanted: str) -> bool:
     """``item`` mentions the entity (in any of its :func:`name_forms`), or is a topic named for
     it: its title holds the name's words in a row ("Ann Weber" for Ann, "李娜 (Li Na)" for Li
     Na or 李娜), or its slug is the name (``people/li-na``)."""
-    if name_forms(wanted) & {name.casefold() for name in item.entities}:
+    if name_forms(wanted) & {entity_key(name) for name in item.entities}:
         return True
     if item.stratum != "wiki":
         return False

@@ -9,9 +9,28 @@ Arms, each a ranked list of item sources:
   when the time is all the query names ("what happened last week?"), the only arm;
 - **neighbour**: journal entries next to an entry that matches (:mod:`memstrata.recall.neighbours`).
 
-Fusion is by score, as in the raw-turn ranking: BM25 (negated) and cosine each as a share of
-the best among the candidates (x̂; 0 for an item the arm did not find), the entity and temporal
-arms as membership, the neighbour arm as a share of the best content score next to it::
+Topics and journal entries are in two FTS5 tables, whose BM25 scores do not compare: each
+has its own IDF, and FTS5's, ``log((N − n + 0.5) / (n + 0.5))``, is clamped to 1e-6 for a word
+in more than half of a table's rows, so in a wiki of a few topics a topic titled with the
+query scored ~0 against journal lines sharing one of its words. When both tables find
+something, each score is put on one scale first
+(:func:`~memstrata.recall.lexical.table_scales`)::
+
+    lex(d) = −bm25_s(d) / ((k1 + 1) · Σ_{q ∈ Q_s} idf_s(q)) · C_s
+    C_s    = Σ_{q ∈ Q_s} g(q) / Σ_{q ∈ Q} g(q),    g(q) = ln(1 + (N − n_q + 0.5) / (n_q + 0.5))
+
+where ``s`` is the table of ``d``, ``Q`` the query's words (phrases), ``Q_s`` those found in
+``s`` at all, ``idf_s`` FTS5's IDF in ``s`` and k1 = 1.2 its BM25 constant: a word adds less
+than ``(k1 + 1) · idf`` to a row, so the first factor is the share a row holds of what a row of
+its table could score, and a weak match is not lifted because it is the best of its table.
+``C_s`` is how much of the query the table holds at all, its words weighed by ``g``, an IDF
+over both tables together (``N`` rows, ``n_q`` of them holding ``q``) that never reaches 0: a
+word the wiki lacks lowers every topic, and one it holds counts however many topics hold it.
+Within a table the order stays FTS5's, so a memory of journal entries alone ranks as it did.
+
+Fusion is by score, as in the raw-turn ranking: lex and cosine each as a share of the best
+among the candidates (x̂; 0 for an item the arm did not find), the entity and temporal arms as
+membership, the neighbour arm as a share of the best content score next to it::
 
     c(d)     = lex̂(d) + 0.5·coŝ(d)
     fused(d) = c(d) + 0.3·[entity arm found d] + 0.3·[temporal arm found d]
@@ -22,6 +41,11 @@ then re-ranked by recency and use, gently, so that relevance still decides::
     score(d) = fused(d) · (1 + 0.05·e^(−age_days/30)) · (1 + 0.02·ln(1 + recalls))
                         · (0.95 if unaccessed for 90 days) · (1.5 if inside a query time window)
 
+An item is inside a window as ``--since``/``--until`` take it
+(:func:`~memstrata.recall.filters.within`): a journal line that opens with its time of day at
+that time, another across its day. A question that names a time and nothing else is not
+re-ranked: what lies in the time, strictly newest first.
+
 Measured through ``benchmarks/retrieval.py --through recall`` (the turns of LoCoMo and
 LongMemEval as journal entries): reciprocal rank fusion with an equal-weight semantic arm,
 and re-ranking factors of 1.25 (recency), 0.5 (unaccessed) and 0.1 per use, let a month's age
@@ -30,9 +54,9 @@ outweigh any relevance: LoCoMo recall@10 0.41 against FTS5's 0.60 on the same en
 ``--since`` (from the start of the window it names), ``--until`` (to the end of its window),
 ``--kind`` and ``--entity`` are hard filters: with a query, on ten times the arms' usual pool
 (so a narrow filter still finds matches ranked below it); without a word to match, recall
-lists what they select, newest first. Archived and superseded topics appear only when asked
-for; a journal fact promoted into a topic is left to that topic. Pure apart from reading the
-index connection it is given.
+lists the k newest items they select, and :func:`listing_note` says how many more there are.
+Archived and superseded topics appear only when asked for; a journal fact promoted into a topic
+is left to that topic. Pure apart from reading the index connection it is given.
 """
 
 from __future__ import annotations
@@ -41,7 +65,7 @@ import heapq
 import json
 import math
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -55,13 +79,15 @@ from memstrata.recall.filters import (
     RecallFilters,
     day_after_start,
     day_start,
+    line_time,
     narrows,
     newest_first,
     next_day,
     passes,
     recency,
+    within,
 )
-from memstrata.recall.lexical import best_journal, best_topics
+from memstrata.recall.lexical import best_journal, best_topics, table_scales
 from memstrata.recall.neighbours import neighbour_scores
 from memstrata.recall.temporal import TimeWindow, asks_only_about_time, find_time_windows
 
@@ -76,6 +102,9 @@ _WINDOW_FACTOR = 1.5
 _USE_WEIGHT = 0.02
 _STALE_FACTOR = 0.95
 POOL = 50
+#: with filters and no word to match, recall counts this many items at most for its note on
+#: how many more pass (:func:`listing_note`)
+LISTING_MAX = 1000
 STALE_DAYS = 90
 #: the columns recall reads from ``topics`` (never ``detail``: long, and never recalled)
 _TOPIC_COLUMNS = "t.id, t.namespace, t.title, t.summary, t.state, t.kind, t.observed, t.updated"
@@ -116,17 +145,22 @@ def recall_items(
     An item that only the semantic arm found is left out when its cosine is under
     ``semantic_floor`` (``[recall] min_similarity``; 0, no floor, by default).
     """
+    if lists_filtered(query, filters):
+        # Nothing to match, a filter to meet: the items it lets through, newest first.
+        items = filtered_items(db, filters, filters.k)
+        if not filters.entity:
+            candidates = [_Candidate(item) for item in items]
+            _fill_entities(db, candidates)
+            items = [candidate.item for candidate in candidates]
+        return [_with(item, 0.0, ()) for item in items]
     states = _states(filters)
     pool: dict[str, _Candidate] = {}
-    if not content_terms(query) and narrows(filters):
-        # Nothing to match, a filter to meet: every item it lets through, newest first.
-        _add(pool, _filtered(db, filters, states, max(POOL, filters.k)))
-        query, semantic = "", None
     # A filter is applied to what the arms found: let them find more, or a narrow filter
     # (one kind, one person, a month) would keep only the few of their usual pool it fits.
     depth = POOL * 10 if narrows(filters) else POOL
     windows = find_time_windows(query, now)
-    if asks_only_about_time(query, windows):
+    only_time = asks_only_about_time(query, windows)
+    if only_time:
         # "what happened last week?": what lies in the window is the answer, newest first;
         # its words would match any text saying "week", its meaning whatever is near "happened"
         query, semantic = "", None
@@ -157,27 +191,14 @@ def recall_items(
     lent = neighbour_scores(db, content)
     for source in lent:
         pool[source].ranks.setdefault("neighbour", 1)
-    uses = access([candidate.item.source for candidate in kept])
     fused = _fused(kept, content, lent)
-    # No re-ranking factor exceeds this, so once a candidate's fused score times it falls
-    # below the k-th score so far, neither it nor any after it can enter: most are never read.
-    most = _RECENT_MAX * (_WINDOW_FACTOR if windows else 1.0)
-    most *= 1 + _USE_WEIGHT * math.log1p(max((use.count for use in uses.values()), default=0))
-    scored: list[tuple[float, _Candidate]] = []
-    top: list[float] = []  # the k best scores so far, smallest first (a heap)
-    for value, candidate in fused:
-        if len(top) == filters.k and round(value * most, 6) < top[0]:
-            break
-        use = uses.get(candidate.item.source)
-        score = round(value * _rerank(candidate.item, use, windows, now, stale_days), 6)
-        scored.append((score, candidate))
-        if len(top) < filters.k:
-            heapq.heappush(top, score)
-        elif score > top[0]:
-            heapq.heapreplace(top, score)
-    # Best score first; among equal scores (items only a filter let in score 0) newest first.
-    scored.sort(key=lambda pair: recency(pair[1].item), reverse=True)
-    scored.sort(key=lambda pair: -pair[0])  # stable: equal scores stay newest first
+    if only_time:
+        # strictly newest first: neither use nor age may reorder (or pick) what lies in the time
+        scored = [(round(value, 6), candidate) for value, candidate in fused]
+        scored.sort(key=lambda pair: recency(pair[1].item), reverse=True)
+    else:
+        uses = access([candidate.item.source for candidate in kept])
+        scored = _reranked(fused, uses, windows, now, stale_days, filters.k)
     best = scored[: filters.k]
     if not filters.entity:
         _fill_entities(db, [candidate for _, candidate in best])
@@ -185,6 +206,68 @@ def recall_items(
         _with(candidate.item, score, tuple(arm for arm in ARMS if arm in candidate.ranks))
         for score, candidate in best
     ]
+
+
+def lists_filtered(query: str, filters: RecallFilters) -> bool:
+    """Whether a recall lists what its filters let through: they narrow, and the query has no
+    word to match."""
+    return narrows(filters) and not content_terms(query)
+
+
+def filtered_items(db: sqlite3.Connection, filters: RecallFilters, limit: int) -> list[RecallItem]:
+    """The ``limit`` newest items that ``filters`` let through and recall may show (no
+    promoted fact or upkeep note), whatever they say: what a recall with no word to match
+    lists. Items come with their entities only under an entity filter."""
+    items = _filtered(db, filters, _states(filters), max(POOL, limit))
+    left_out = _left_out(db, [item.source for item in items if item.stratum == "journal"])
+    return [item for item in items if item.source not in left_out][:limit]
+
+
+def listing_note(db: sqlite3.Connection, query: str, filters: RecallFilters, shown: int) -> str:
+    """What a recall that listed ``shown`` items its filters let through (no word to match)
+    left out: "N more items pass the filters; raise k to list them", or "" when it listed all.
+
+    Counted up to :data:`LISTING_MAX` items ("over N more" beyond).
+    """
+    if shown < filters.k or not lists_filtered(query, filters):
+        return ""
+    passing = len(filtered_items(db, filters, LISTING_MAX + 1))
+    if passing <= shown:
+        return ""
+    more = f"over {LISTING_MAX - shown}" if passing > LISTING_MAX else f"{passing - shown}"
+    return f"{more} more items pass the filters; raise k to list them"
+
+
+def _reranked(
+    fused: Sequence[tuple[float, _Candidate]],
+    uses: Mapping[str, Access],
+    windows: Sequence[TimeWindow],
+    now: datetime,
+    stale_days: int,
+    k: int,
+) -> list[tuple[float, _Candidate]]:
+    """``(score, candidate)`` re-ranked by recency and use (module docstring), best first;
+    among equal scores (items only a filter let in score 0) newest first. Those that cannot
+    reach the ``k`` best are left out."""
+    # No re-ranking factor exceeds this, so once a candidate's fused score times it falls
+    # below the k-th score so far, neither it nor any after it can enter: most are never read.
+    most = _RECENT_MAX * (_WINDOW_FACTOR if windows else 1.0)
+    most *= 1 + _USE_WEIGHT * math.log1p(max((use.count for use in uses.values()), default=0))
+    scored: list[tuple[float, _Candidate]] = []
+    top: list[float] = []  # the k best scores so far, smallest first (a heap)
+    for value, candidate in fused:
+        if len(top) == k and round(value * most, 6) < top[0]:
+            break
+        use = uses.get(candidate.item.source)
+        score = round(value * _rerank(candidate.item, use, windows, now, stale_days), 6)
+        scored.append((score, candidate))
+        if len(top) < k:
+            heapq.heappush(top, score)
+        elif score > top[0]:
+            heapq.heapreplace(top, score)
+    scored.sort(key=lambda pair: recency(pair[1].item), reverse=True)
+    scored.sort(key=lambda pair: -pair[0])  # stable: equal scores stay newest first
+    return scored
 
 
 def _too_far(candidate: _Candidate, floor: float) -> bool:
@@ -338,11 +421,10 @@ def _entries_within(db: sqlite3.Connection, filters: RecallFilters, limit: int) 
         clauses.append("fact_kind = ?")
         values.append(filters.kind)
     rows = db.execute(
-        f"SELECT * FROM journal WHERE {' AND '.join(clauses)}"
-        " ORDER BY day DESC, source, line LIMIT ?",
-        (*values, limit),
+        f"SELECT * FROM journal WHERE {' AND '.join(clauses)} ORDER BY day DESC, source, line",
+        values,
     )
-    return [_journal_item(row) for row in rows]
+    return _newest_entries(rows, filters.since, filters.until, limit)
 
 
 def _lexical(
@@ -356,8 +438,12 @@ def _lexical(
     if expression is None:
         return []
     topics = best_topics(db, expression, states, depth, _TOPIC_COLUMNS)
-    ranked = [(rank, _topic_item(row)) for rank, row in topics]
-    ranked += [(rank, _journal_item(row)) for rank, row in best_journal(db, expression, depth)]
+    journal = best_journal(db, expression, depth)
+    # One table alone needs no scale: lex̂ is a share of the best, the same for any factor.
+    scales = table_scales(db, expression) if topics and journal else {}
+    topic_scale, entry_scale = scales.get("topics_fts", 1.0), scales.get("journal_fts", 1.0)
+    ranked = [(rank * topic_scale, _topic_item(row)) for rank, row in topics]
+    ranked += [(rank * entry_scale, _journal_item(row)) for rank, row in journal]
     ranked.sort(key=lambda pair: (pair[0], pair[1].source))
     found = _add(pool, [item for _, item in ranked])
     for rank, item in ranked:
@@ -476,16 +562,39 @@ def _temporal(
                 (start, end, *states, POOL),
             )
         ]
-        items += [
-            _journal_item(row)
-            for row in db.execute(
-                "SELECT * FROM journal WHERE day >= ? AND day < ? ORDER BY day DESC, source, line"
-                " LIMIT ?",
-                (start[:10], end[:10] if end[11:] == "00:00:00Z" else next_day(end), POOL),
-            )
-        ]
+        items += _entries_in(db, window)
     items.sort(key=lambda item: (item.time, item.source), reverse=True)
     return _add(pool, items)
+
+
+def _entries_in(db: sqlite3.Connection, window: TimeWindow) -> list[RecallItem]:
+    """The journal entries inside ``window`` (:func:`_newest_entries`), ``POOL`` or more."""
+    start, end = window.start_iso, window.end_iso
+    rows = db.execute(
+        "SELECT * FROM journal WHERE day >= ? AND day < ? ORDER BY day DESC, source, line",
+        (start[:10], end[:10] if end[11:] == "00:00:00Z" else next_day(end)),
+    )
+    return _newest_entries(rows, start, end, POOL)
+
+
+def _newest_entries(
+    rows: Iterable[sqlite3.Row], since: str, until: str, limit: int
+) -> list[RecallItem]:
+    """The entries of ``rows`` (journal rows, newest day first) from ``since`` up to
+    ``until``, whole days until there are ``limit``. Each is at its own time, so a line that
+    opens with its time of day ("02:00 …") is inside "last night" (18:00 to 06:00) only when
+    that time is; and a day is not cut, as its lines need not be in the order of their times
+    (the newest of a long day may be its last line, or any)."""
+    found: list[RecallItem] = []
+    day = ""
+    for row in rows:
+        if len(found) >= limit and row["day"] != day:
+            break
+        day = row["day"]
+        item = _journal_item(row)
+        if within(item, since, until):
+            found.append(item)
+    return found
 
 
 def _semantic(
@@ -619,11 +728,12 @@ def _body(summary: str) -> str:
 
 
 def _journal_item(row: sqlite3.Row) -> RecallItem:
-    """A journal row as an item; its entities are filled in later, like a topic's."""
+    """A journal row as an item, at its time of day when it opens with one; its entities are
+    filled in later, like a topic's."""
     return RecallItem(
         stratum="journal",
         kind=row["fact_kind"] or "note",
-        time=row["day"],
+        time=line_time(row["day"], row["text"]),
         entities=(),
         content=row["text"],
         source=f"{row['source']}#L{row['line']}",
@@ -644,7 +754,9 @@ def _rerank(
     if moment is not None:
         age_days = max(0.0, (now - moment).total_seconds() / 86400)
         factor *= 1 + (_RECENT_MAX - 1) * math.exp(-age_days / 30)
-        if any(window.contains(moment) for window in windows):
+        # in the window as the temporal arm and --since/--until take it (an untimed journal
+        # line spans its day)
+        if any(within(item, window.start_iso, window.end_iso) for window in windows):
             factor *= _WINDOW_FACTOR
     last_used = parse_time(use.last) if use else moment
     if use:

@@ -1,8 +1,17 @@
-"""The lexical arm: FTS5 BM25 over wiki topics and journal entries in the derived index."""
+"""The lexical arm: FTS5 BM25 over wiki topics and journal entries in the derived index.
+
+Topics and journal entries sit in two FTS5 tables, and a BM25 score is only comparable within
+its table: its IDF, ``log((N − n + 0.5) / (n + 0.5))``, is the table's own, and FTS5 clamps it
+to 1e-6 for a word in more than half of the rows, so in a wiki of one topic every word of it
+weighs nothing (and in one of a few, most). :func:`table_scales` gives the factor that puts a
+table's scores on one scale with the other's (the formula is in :mod:`memstrata.recall.hybrid`).
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
@@ -16,6 +25,14 @@ T = TypeVar("T")
 
 # bm25 column weights: a hit in the title counts most, then the summary, then the detail.
 _TOPIC_WEIGHTS = ", 5.0, 2.0, 1.0"
+#: FTS5's BM25 k1: one phrase adds less than (k1 + 1)·idf to a row's score, however often it occurs
+_K1 = 1.2
+#: the IDF FTS5 gives a phrase in more than half of a table's rows
+_CLAMPED_IDF = 1e-6
+#: the quoted phrases of a :func:`~memstrata.fts.match_expression` (a phrase holds no lone quote)
+_PHRASE = re.compile(r'"(?:[^"]|"")*"')
+#: the FTS tables of the recall arms and the content tables they index row for row
+_FTS_TABLES = {"topics_fts": "topics", "journal_fts": "journal"}
 
 
 def search_topics(
@@ -123,6 +140,50 @@ def best_journal(
             (expression, limit),
         )
     ]
+
+
+def table_scales(db: sqlite3.Connection, expression: str) -> dict[str, float]:
+    """For each FTS table of recall (``topics_fts``, ``journal_fts``), the factor that turns
+    its bm25 for ``expression`` into a score comparable across the tables: ``C_s / ((k1 + 1) ·
+    Σ_{q ∈ Q_s} idf_s(q))`` of :mod:`memstrata.recall.hybrid`; 0 for a table that holds no
+    phrase of the query.
+
+    One count per phrase and table, each about as costly as FTS5's own count of that
+    phrase's rows for bm25.
+    """
+    phrases = list(dict.fromkeys(_PHRASE.findall(expression)))
+    stats = {table: _phrase_rows(db, table, phrases) for table in _FTS_TABLES}
+    rows = sum(total for total, _ in stats.values())
+    held = {phrase: sum(hits[phrase] for _, hits in stats.values()) for phrase in phrases}
+    weight = {phrase: math.log1p((rows - n + 0.5) / (n + 0.5)) for phrase, n in held.items()}
+    query_weight = sum(weight.values())
+    scales: dict[str, float] = {}
+    for table, (total, hits) in stats.items():
+        found = [phrase for phrase in phrases if hits[phrase]]
+        reach = (_K1 + 1) * sum(_fts5_idf(total, hits[phrase]) for phrase in found)
+        share = sum(weight[phrase] for phrase in found) / query_weight if query_weight else 0.0
+        scales[table] = share / reach if reach else 0.0
+    return scales
+
+
+def _phrase_rows(
+    db: sqlite3.Connection, table: str, phrases: Sequence[str]
+) -> tuple[int, dict[str, int]]:
+    """``(rows of the FTS table, {phrase: rows holding it})``."""
+    total = db.execute(f"SELECT COUNT(*) FROM {_FTS_TABLES[table]}").fetchone()[0]
+    hits = {
+        phrase: db.execute(
+            f"SELECT COUNT(*) FROM {table} WHERE {table} MATCH ?", (phrase,)
+        ).fetchone()[0]
+        for phrase in phrases
+    }
+    return total, hits
+
+
+def _fts5_idf(rows: int, hits: int) -> float:
+    """The IDF FTS5's bm25 gives a phrase held by ``hits`` of ``rows`` rows."""
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return idf if idf > 0 else _CLAMPED_IDF
 
 
 def best_matches(
