@@ -267,3 +267,26 @@ def test_until_a_span_back_means_until_that_long_ago():
     assert bound("30d", NOW, start=False) == bound("30d", NOW, start=True)
     assert bound("30d", NOW, start=True) == "2025-10-28T10:00:00Z"
     assert bound("2025-11", NOW, start=False) == "2025-12-01T00:00:00Z"  # all of November
+
+
+@pytest.mark.parametrize(
+    ("value", "compact"),
+    [
+        ("1 week", "1w"),
+        ("2 days", "2d"),
+        ("2days", "2d"),
+        ("3 months", "3m"),
+        ("1 year", "1y"),
+        ("12 hours", "12h"),
+        ("two weeks", "2w"),
+        ("a week", "1w"),
+    ],
+)
+def test_a_bare_duration_bound_is_its_compact_span(value, compact):
+    assert bound(value, NOW, start=True) == bound(compact, NOW, start=True)
+    assert bound(value, NOW, start=False) == bound(compact, NOW, start=False)
+
+
+@pytest.mark.parametrize("value", ["week", "aweek", "1 fortnight", "2 weeks later"])
+def test_a_duration_needs_a_count_and_a_unit(value):
+    assert parse_since(value, NOW) is None

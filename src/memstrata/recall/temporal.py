@@ -20,6 +20,10 @@ Everything is relative to an injected ``now`` (never the wall clock). Understood
   (December 2023 to February 2024: a winter is named by the year of its January);
 * parts of a day: ``last night``, ``this morning``, ``yesterday afternoon``, ``tonight``, ``the
   day before yesterday``.
+* Chinese, inside a sentence: 上周, 昨天下午, 上周六, 2026年11月3日, 三天前, 最近三天 … read as
+  the English phrases they translate to (:mod:`memstrata.recall.temporal_zh`).
+
+For ``--since``, a count and a unit (``1 week``, ``2 days``) is the compact span (``1w``, ``2d``).
 
 A day, holiday or season without a year is its latest occurrence that has begun by ``now``
 (``last`` before a season that is under way means the one before it). Times are UTC, like
@@ -45,6 +49,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from memstrata.clock import to_iso
 from memstrata.fts import content_terms
+from memstrata.recall.temporal_zh import TRANSLATIONS, without_any_event_words
 
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -80,6 +85,8 @@ _TIMESTAMP = re.compile(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?", re.IGNORECASE
 )
 _COMPACT = re.compile(r"^\s*(\d+)\s*([hdwmy])\s*$", re.IGNORECASE)
+# "--since '1 week'" is "--since 1w"; "2days" too, but a word needs its space ("aweek" is none)
+_DURATION = re.compile(rf"^\s*(?:(\d+)(?=\s*[a-z])|{_NUMBER}(?=\s))\s*{_UNIT}\s*$", re.IGNORECASE)
 _ISO = re.compile(r"\b(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?\b")
 _AGO = re.compile(rf"\b(?:a\s+)?{_NUMBER}\s+(?:of\s+)?{_UNIT}\s+ago\b", re.IGNORECASE)
 _LAST_N = re.compile(rf"\b(?:last|past)\s+{_NUMBER}\s+{_UNIT}\b", re.IGNORECASE)
@@ -205,10 +212,8 @@ def parse_since(text: str, now: datetime) -> TimeWindow | None:
     ``since Friday``) is the last one before today.
     """
     value = " ".join(text.split())
-    match = _COMPACT.match(value)
-    if match:
-        amount, unit = int(match.group(1)), match.group(2).lower()
-        days = {"h": 1 / 24, "d": 1, "w": 7, "m": 30, "y": 365}[unit] * amount
+    days = _span_days(value)
+    if days is not None:
         return _back(now, days, 0.0, value)
     instant = _instant(value)
     if instant is not None:
@@ -232,8 +237,20 @@ def bound(text: str, now: datetime, start: bool) -> str | None:
     window = parse_since(text, now)
     if window is None:
         return None
-    span = _COMPACT.match(" ".join(text.split())) is not None
+    span = _span_days(" ".join(text.split())) is not None
     return window.start_iso if start or span else window.end_iso
+
+
+def _span_days(value: str) -> float | None:
+    """The days a span back from now holds: ``2w`` or ``2 weeks`` is 14; ``None`` if no span."""
+    match = _COMPACT.match(value)
+    if match:
+        unit = match.group(2).lower()
+        return {"h": 1 / 24, "d": 1, "w": 7, "m": 30, "y": 365}[unit] * int(match.group(1))
+    match = _DURATION.match(value)
+    if not match:
+        return None
+    return _amount(match.group(1) or match.group(2)) * _UNIT_DAYS[match.group(3).lower()]
 
 
 def _instant(value: str) -> datetime | None:
@@ -280,6 +297,11 @@ def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
         (_MONTH_YEAR, lambda m: _month(m, now)),
         (_ISO, lambda m: _iso(m, now)),
     )
+    # Chinese phrases, read as the English ones they translate to (see temporal_zh)
+    readers += tuple(
+        (pattern, lambda m, translate=translate: _translated(m, translate(m, now), now))
+        for pattern, translate in TRANSLATIONS
+    )
     for pattern, read in readers:
         for match in pattern.finditer(query):
             span = match.span()
@@ -293,6 +315,14 @@ def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
                 taken.append(span)
                 found.append((span[0], window))
     return [window for _, window in sorted(found, key=lambda item: item[0])]
+
+
+def _translated(match: re.Match[str], english: str | None, now: datetime) -> TimeWindow | None:
+    """The window of a phrase's ``english`` translation, named by the phrase itself."""
+    windows = find_time_windows(english, now) if english else []
+    if len(windows) != 1:
+        return None
+    return TimeWindow(windows[0].start, windows[0].end, match.group(0))
 
 
 def _days(match: re.Match[str]) -> float:
@@ -524,4 +554,4 @@ def asks_only_about_time(query: str, windows: list[TimeWindow]) -> bool:
     rest = query[:QUERY_CHARS]
     for window in windows:
         rest = rest.replace(window.phrase, " ", 1)
-    return all(term in _ANY_EVENT for term in content_terms(rest))
+    return all(term in _ANY_EVENT for term in content_terms(without_any_event_words(rest)))
