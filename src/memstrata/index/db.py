@@ -7,7 +7,7 @@ The index never reads workspace files itself; it is fed values (topics, parsed j
 Tables: ``topics`` + ``topics_fts``, ``journal`` (one row per paragraph or bullet; Retain
 bullets carry their fact kind and confidence) + ``journal_fts``, ``journal_held`` and
 ``topics_held`` (entries and topics whose text reads as an instruction to the model: kept out of
-every recall arm), ``entities``/``mentions``,
+every recall arm), ``entities``/``mentions``, ``aliases`` (the names one entity goes by),
 ``links``, ``lineage`` (a topic's evidence), ``promoted`` (``memory/.promoted``: journal facts
 sent through the gate), and ``stamps`` (file size/mtime per source, used only to notice changed
 files).
@@ -45,7 +45,11 @@ from memstrata.sqlite import (
 #: nothing is a problem, not a fact; 13: an ``@`` in code is no mention (journal.parse._CODE)
 #: 14: entities are keyed by journal.parse.entity_key (case, accents, apostrophes folded); a
 #: mention may follow a CJK character, ``@R&D`` is R&D and ``@types/node`` nobody
-SCHEMA_VERSION = "14"
+#: 15: ``aliases``: a people/ or entities/ topic titled "李娜 (Li Na)" makes its names one entity
+SCHEMA_VERSION = "15"
+#: the namespaces whose topics name an entity by a title "Name (Other name)" (see topic_aliases)
+ALIAS_NAMESPACES = ("people", "entities")
+_ALIASED_TITLE = re.compile(r"\s*([^()]*[^\s()][^()]*)\(([^()]*[^\s()][^()]*)\)\s*")
 #: the largest index a read-only process copies into memory (see IndexDB.open_in_memory)
 SEED_MAX_BYTES = 128 * 1024 * 1024
 
@@ -107,6 +111,10 @@ CREATE TABLE mentions (
     PRIMARY KEY (entity, ref_kind, ref)
 );
 CREATE INDEX mentions_by_ref ON mentions(ref_kind, ref);
+-- The entity keys one topic names as one entity (see topic_aliases): every key of a topic is
+-- an alias of every other.
+CREATE TABLE aliases (key TEXT NOT NULL, topic TEXT NOT NULL, PRIMARY KEY (key, topic));
+CREATE INDEX aliases_by_topic ON aliases(topic);
 CREATE TABLE links (src TEXT NOT NULL, dst TEXT NOT NULL, PRIMARY KEY (src, dst));
 -- A topic's evidence (meta.json lineage): journal facts promoted into it, topics merged into it.
 CREATE TABLE lineage (ref TEXT NOT NULL, topic TEXT NOT NULL, PRIMARY KEY (ref, topic));
@@ -140,6 +148,7 @@ CONTENT_TABLES = (
     "topics_held",
     "entities",
     "mentions",
+    "aliases",
     "links",
     "lineage",
     "promoted",
@@ -285,6 +294,8 @@ class IndexDB:
         if topic.namespace == "entities":
             names.insert(0, topic.title)
         self._put_mentions(names, "topic", topic.id)
+        for key in topic_aliases(topic):
+            self.db.execute("INSERT OR IGNORE INTO aliases VALUES (?, ?)", (key, topic.id))
         for dst in topic.meta.links:
             self.db.execute("INSERT OR IGNORE INTO links VALUES (?, ?)", (topic.id, dst))
         for ref in topic.meta.lineage:
@@ -299,6 +310,7 @@ class IndexDB:
 
     def _delete_topic(self, topic_id: str) -> None:
         self.db.execute("DELETE FROM topics_held WHERE id = ?", (topic_id,))
+        self.db.execute("DELETE FROM aliases WHERE topic = ?", (topic_id,))
         row = self.db.execute("SELECT rowid FROM topics WHERE id = ?", (topic_id,)).fetchone()
         if row is None:
             return
@@ -451,6 +463,7 @@ class IndexDB:
             "topics_held": "id",
             "entities": "key",
             "mentions": "entity, ref_kind, ref",
+            "aliases": "key, topic",
             "links": "src, dst",
             "lineage": "ref, topic",
             "promoted": "source, digest",
@@ -462,6 +475,19 @@ class IndexDB:
                 for row in rows
             ]
         return result
+
+
+def topic_aliases(topic: Topic) -> list[str]:
+    """The entity keys a topic names as one entity: a topic in ``people/`` or ``entities/``
+    titled ``Name (Other name)``, in either order, both parts non-empty, gives both names and
+    its slug ("李娜 (Li Na)" at ``people/li-na``: ``李娜``, ``li na``). Any other topic, or a
+    title of one name, gives none ("Release plan (2025)" in ``projects/`` is no entity)."""
+    match = _ALIASED_TITLE.fullmatch(topic.title)
+    if topic.namespace not in ALIAS_NAMESPACES or match is None:
+        return []
+    names = (match[1], match[2], topic.id.rpartition("/")[2])
+    keys = sorted({key for key in map(entity_key, names) if key})
+    return keys if len(keys) > 1 else []
 
 
 def topic_held_reason(title: str, summary: str) -> str:

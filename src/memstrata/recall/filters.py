@@ -8,6 +8,7 @@ inside a day keeps the day's untimed lines and cuts its timed ones where they fa
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -38,10 +39,12 @@ def narrows(filters: RecallFilters) -> bool:
     return bool(filters.kind or filters.entity or filters.since or filters.until)
 
 
-def passes(item: RecallItem, filters: RecallFilters) -> bool:
+def passes(item: RecallItem, filters: RecallFilters, aliases: Collection[str] = ()) -> bool:
+    """Whether ``item`` meets ``filters``; ``aliases`` are the other names of the filter's
+    entity (:func:`memstrata.recall.hybrid.entity_aliases`), any of which it may be about."""
     if filters.kind and item.kind != filters.kind:
         return False
-    if filters.entity and not _about(item, filters.entity.lstrip("@").casefold()):
+    if filters.entity and not _about(item, {filters.entity.lstrip("@").casefold(), *aliases}):
         return False
     return within(item, filters.since, filters.until)
 
@@ -92,19 +95,23 @@ def _line(source: str) -> int:
     return int(line) if mark and line.isdecimal() else 0
 
 
-def _about(item: RecallItem, wanted: str) -> bool:
-    """``item`` mentions the entity (in any of its :func:`name_forms`), or is a topic named for
-    it: its title holds the name's words in a row ("Ann Weber" for Ann, "李娜 (Li Na)" for Li
-    Na or 李娜), or its slug is the name (``people/li-na``)."""
-    if name_forms(wanted) & {entity_key(name) for name in item.entities}:
-        return True
-    if item.stratum != "wiki":
-        return False
-    name = _WORDS.findall(wanted)
+def _about(item: RecallItem, names: Collection[str]) -> bool:
+    """``item`` mentions the entity by one of its ``names`` (in any of its :func:`name_forms`),
+    or is a topic named for it: its title holds a name's words in a row ("Ann Weber" for Ann,
+    "李娜 (Li Na)" for Li Na or 李娜), or its slug is a name (``people/li-na``)."""
+    mentioned = {entity_key(name) for name in item.entities}
     title = _WORDS.findall(item.title.casefold())
-    if name and any(title[i : i + len(name)] == name for i in range(len(title))):
-        return True
-    return item.source.rpartition("/")[2] == "-".join(name)
+    slug = item.source.rpartition("/")[2]
+    for wanted in names:
+        if name_forms(wanted) & mentioned:
+            return True
+        name = _WORDS.findall(wanted.casefold())
+        if item.stratum == "wiki" and name:
+            if any(title[i : i + len(name)] == name for i in range(len(title))):
+                return True
+            if slug == "-".join(name):
+                return True
+    return False
 
 
 def day_start(time: str) -> str:

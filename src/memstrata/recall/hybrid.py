@@ -177,11 +177,12 @@ def recall_items(
     candidates = list(pool.values())
     if filters.entity:  # the filter reads them; otherwise only the items returned need them
         _fill_entities(db, candidates)
+    aliases = entity_aliases(db, filters.entity)
     left_out = _left_out(db, [c.item.source for c in candidates if c.item.stratum == "journal"])
     kept = [
         candidate
         for candidate in candidates
-        if passes(candidate.item, filters)
+        if passes(candidate.item, filters, aliases)
         and candidate.item.source not in left_out
         and not _too_far(candidate, semantic_floor)
     ]
@@ -365,12 +366,13 @@ def _filtered(
     """The ``limit`` newest items that pass ``filters``, whatever they say.
 
     Time and kind are asked of SQL; an entity is found where recall finds it otherwise (its
-    mentions, and its name's words, which find a page titled for it), then every item is
-    checked by :func:`passes`, the one definition of passing.
+    mentions by any of its names, and its name's words, which find a page titled for it), then
+    every item is checked by :func:`passes`, the one definition of passing.
     """
+    aliases = entity_aliases(db, filters.entity)
     if filters.entity:
         name = filters.entity.lstrip("@")
-        items = _mentioning(db, sorted(name_forms(name)), states, limit)
+        items = _mentioning(db, sorted({*name_forms(name), *aliases}), states, limit)
         expression = match_expression(name)
         if expression is not None:
             items += [_topic_item(row) for _, row in best_topics(
@@ -381,7 +383,7 @@ def _filtered(
     candidates = [_Candidate(item) for item in dict((i.source, i) for i in items).values()]
     if filters.entity:
         _fill_entities(db, candidates)  # what passes reads for the entity
-    items = [candidate.item for candidate in candidates if passes(candidate.item, filters)]
+    items = [candidate.item for candidate in candidates if passes(candidate.item, filters, aliases)]
     newest_first(items)
     return items[:limit]
 
@@ -461,15 +463,35 @@ def _entity(
 
 
 def entity_keys(db: sqlite3.Connection, query: str) -> list[str]:
-    """Entities the query names: the candidate phrases of :func:`query_phrases` that are keys."""
-    phrases = sorted(query_phrases(query))
-    found: list[str] = []
-    for start in range(0, len(phrases), _CHUNK):
-        chunk = phrases[start : start + _CHUNK]
-        marks = ", ".join("?" * len(chunk))
-        rows = db.execute(f"SELECT key FROM entities WHERE key IN ({marks})", chunk)
-        found.extend(row["key"] for row in rows)
-    return sorted(found)
+    """Entities the query names: the candidate phrases of :func:`query_phrases` that are keys,
+    and their aliases (:func:`entity_aliases`)."""
+    phrases = query_phrases(query)
+    found = _lookup(db, "SELECT key FROM entities WHERE key IN ({marks})", phrases)
+    return sorted(found | _lookup(db, _ALIASES, phrases))
+
+
+def entity_aliases(db: sqlite3.Connection, entity: str | None) -> list[str]:
+    """The names of ``entity`` (``--entity``, in any of its :func:`name_forms`) that a topic in
+    ``people/`` or ``entities/`` gives it: ``李娜`` and ``li na`` for "Li Na", "li-na" or "李娜"
+    when ``people/li-na`` is titled "李娜 (Li Na)" (:func:`memstrata.index.db.topic_aliases`)."""
+    return sorted(_lookup(db, _ALIASES, name_forms(entity.lstrip("@")))) if entity else []
+
+
+#: every key of a topic that holds one of the keys asked (aliases go both ways)
+_ALIASES = (
+    "SELECT b.key FROM aliases a JOIN aliases b ON b.topic = a.topic WHERE a.key IN ({marks})"
+)
+
+
+def _lookup(db: sqlite3.Connection, sql: str, keys: Iterable[str]) -> set[str]:
+    """The first column of ``sql`` asked with ``keys`` in place of ``{marks}``, in chunks."""
+    asked, found = sorted(set(keys)), set[str]()
+    for start in range(0, len(asked), _CHUNK):
+        chunk = asked[start : start + _CHUNK]
+        found.update(
+            row[0] for row in db.execute(sql.format(marks=", ".join("?" * len(chunk))), chunk)
+        )
+    return found
 
 
 def _mentioning(
