@@ -1,8 +1,10 @@
-"""Fixtures shared by every test: the shared data folder and a fixed clock."""
+"""Fixtures shared by every test: the shared data folder, a fixed clock, workspaces and a fake
+embeddings endpoint."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -52,3 +54,13 @@ def memory(workspace: Path, fixed_now: datetime):
 
     with Memory(workspace, clock=lambda: fixed_now) as opened:
         yield opened
+
+
+@pytest.fixture
+def endpoint() -> Iterator[str]:
+    """The ``/v1`` URL of a fake OpenAI-compatible embeddings server on 127.0.0.1
+    (``tests/providers/fake_endpoint.py``), in mode ``ok``."""
+    from tests.providers.fake_endpoint import serving
+
+    with serving() as url:
+        yield url

@@ -6,31 +6,18 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from memstrata import Memory
 from memstrata.model import Session, Turn
-from memstrata.workspace.layout import init_workspace
 from tests.cli.process import run
-from tests.providers.fake_endpoint import FakeEmbeddings, serving
-
-
-@pytest.fixture
-def endpoint() -> Iterator[str]:
-    with serving() as url:
-        yield url
+from tests.providers.fake_endpoint import FakeEmbeddings, workspace_on
 
 
 def _workspace(root: Path, model: str) -> Path:
-    init_workspace(root)
-    config = root / "memstrata.toml"
-    text = re.sub(r"(?m)^model = .*$", f"model = '{model}'", config.read_text("utf-8"))
-    config.write_text(text, encoding="utf-8")
-    return root
+    return workspace_on(root, model)
 
 
 def test_status_names_the_embedder_and_its_rest(tmp_path: Path, endpoint: str):

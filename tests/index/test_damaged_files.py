@@ -11,20 +11,6 @@ import pytest
 
 from memstrata import Memory
 from memstrata.gate.verdicts import Admitted
-from memstrata.workspace.layout import init_workspace
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    init_workspace(root)
-    config = root / "memstrata.toml"
-    text = config.read_text("utf-8").replace("model = 'use-multilingual'", "model = 'hashing'")
-    config.write_text(text, encoding="utf-8")
-    (root / "memory" / "2025-11-26.md").write_text(
-        "# 2025-11-26\n\n- Noah plays bass in the office band\n", encoding="utf-8"
-    )
-    return root
 
 
 def _garbage(path: Path) -> None:

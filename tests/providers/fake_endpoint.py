@@ -6,13 +6,16 @@ The client under test is the real one (``OpenAIEmbedder``); only the server is a
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import ClassVar
 
 from memstrata.providers.hashing import HashingEmbedder
+from memstrata.workspace.layout import init_workspace
 
 
 class FakeEmbeddings(BaseHTTPRequestHandler):
@@ -78,3 +81,16 @@ def serving() -> Iterator[str]:
         FakeEmbeddings.stopping.set()
         httpd.shutdown()
         httpd.server_close()
+
+
+def workspace_on(root: Path, model: str, day: str = "") -> Path:
+    """A new workspace at ``root`` whose ``[embeddings] model`` is ``model``
+    (``openai:tiny@<url>`` for this server), with ``day`` as the journal of 2025-11-26 when
+    given."""
+    init_workspace(root)
+    config = root / "memstrata.toml"
+    text = re.sub(r"(?m)^model = .*$", f"model = '{model}'", config.read_text("utf-8"))
+    config.write_text(text, encoding="utf-8")
+    if day:
+        (root / "memory" / "2025-11-26.md").write_text(day, encoding="utf-8")
+    return root

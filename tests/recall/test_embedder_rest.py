@@ -4,36 +4,19 @@ by words at once instead of waiting on the endpoint again; `rebuild` tries it at
 from __future__ import annotations
 
 import json
-import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from memstrata.workspace.layout import init_workspace
 from tests.cli.process import run
-from tests.providers.fake_endpoint import FakeEmbeddings, serving
+from tests.providers.fake_endpoint import FakeEmbeddings, workspace_on
 
-
-@pytest.fixture
-def endpoint() -> Iterator[str]:
-    with serving() as url:
-        yield url
+DAY = "# 2025-11-26\n\n- @Ann drinks a flat white with oat milk before reviews\n"
 
 
 def _workspace(root: Path, base_url: str) -> Path:
-    init_workspace(root)
-    config = root / "memstrata.toml"
-    text = re.sub(
-        r"(?m)^model = .*$", f"model = 'openai:tiny@{base_url}'", config.read_text("utf-8")
-    )
-    config.write_text(text, encoding="utf-8")
-    (root / "memory" / "2025-11-26.md").write_text(
-        "# 2025-11-26\n\n- @Ann drinks a flat white with oat milk before reviews\n",
-        encoding="utf-8",
-    )
-    return root
+    return workspace_on(root, f"openai:tiny@{base_url}", DAY)
 
 
 def _asked() -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -18,32 +17,20 @@ import memstrata.memory as memory_module
 from memstrata import Memory
 from memstrata.gate.verdicts import Admitted
 from memstrata.model import Session, Turn
-from memstrata.workspace.layout import init_workspace
 from tests.cli.process import run
-from tests.providers.fake_endpoint import FakeEmbeddings, serving
+from tests.providers.fake_endpoint import FakeEmbeddings, workspace_on
 
 CLOSED_PORT = "http://127.0.0.1:9/v1"
 
 
-@pytest.fixture
-def endpoint() -> Iterator[str]:
-    with serving() as url:
-        yield url
+DAY = (
+    "# 2025-11-26\n\n- @Ann drinks a flat white with oat milk before reviews\n"
+    "- The billing canary went out at noon\n"
+)
 
 
 def _workspace(root: Path, base_url: str) -> Path:
-    init_workspace(root)
-    config = root / "memstrata.toml"
-    text = re.sub(
-        r"(?m)^model = .*$", f"model = 'openai:tiny@{base_url}'", config.read_text("utf-8")
-    )
-    config.write_text(text, encoding="utf-8")
-    (root / "memory" / "2025-11-26.md").write_text(
-        "# 2025-11-26\n\n- @Ann drinks a flat white with oat milk before reviews\n"
-        "- The billing canary went out at noon\n",
-        encoding="utf-8",
-    )
-    return root
+    return workspace_on(root, f"openai:tiny@{base_url}", DAY)
 
 
 def test_an_unreachable_endpoint_leaves_recall_lexical_and_says_why(tmp_path, fixed_now):

@@ -7,41 +7,25 @@ address, whose answers go from 16 to 24 numbers wide (``wider``) and back, URL u
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
-import pytest
-
 from memstrata import Memory
 from memstrata.model import Session, Turn
-from memstrata.workspace.layout import init_workspace
 from tests.cli.process import run
-from tests.providers.fake_endpoint import FakeEmbeddings, serving
+from tests.providers.fake_endpoint import FakeEmbeddings, workspace_on
 
 WHEN = "2025-11-26T10:00:00Z"
 
 
-@pytest.fixture
-def endpoint() -> Iterator[str]:
-    with serving() as url:
-        yield url
+DAY = (
+    "# 2025-11-26\n\n- @Ann prefers cortado coffee before reviews\n"
+    "- The billing canary went out at noon\n"
+)
 
 
 def _workspace(root: Path, base_url: str) -> Path:
-    init_workspace(root)
-    config = root / "memstrata.toml"
-    text = re.sub(
-        r"(?m)^model = .*$", f"model = 'openai:tiny@{base_url}'", config.read_text("utf-8")
-    )
-    config.write_text(text, encoding="utf-8")
-    (root / "memory" / "2025-11-26.md").write_text(
-        "# 2025-11-26\n\n- @Ann prefers cortado coffee before reviews\n"
-        "- The billing canary went out at noon\n",
-        encoding="utf-8",
-    )
-    return root
+    return workspace_on(root, f"openai:tiny@{base_url}", DAY)
 
 
 def _with_turns(memory: Memory) -> None:
