@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
@@ -60,6 +60,7 @@ from memstrata.model import (
     HistoryEntry,
     Problem,
     Proposal,
+    RecallItem,
     RecallResult,
     SearchHit,
     Topic,
@@ -69,7 +70,7 @@ from memstrata.providers.guarded import GuardedEmbedder
 from memstrata.providers.rest import REST_FILE, Rest, end_rest, read_rest, write_rest
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files, paths_named
 from memstrata.raw.store import RawStore, open_raw_store
-from memstrata.recall.access import Access, AccessLog, access_keys
+from memstrata.recall.access import Access, AccessLog, access_keys, item_keys
 from memstrata.recall.filters import RecallFilters
 from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.hybrid import SemanticArm, listing_note, recall_items
@@ -1222,7 +1223,7 @@ class Memory:
             query,
             filters,
             now,
-            self._accesses,
+            self._item_accesses,
             semantic=semantic,
             stale_days=self.config.recall.stale_after_days,
             semantic_floor=self.config.recall.min_similarity,
@@ -1240,7 +1241,7 @@ class Memory:
             notes.append(self.access.note)
         notes.extend(self._take_index_note())
         if record_access and items and not self.read_only:
-            self.record_use(item.source for item in items)
+            self._record_keys(item_keys((item.source, item.content) for item in items))
         if record_metric:
             self._metric(
                 {
@@ -1326,8 +1327,10 @@ class Memory:
         (``recall(..., record_access=False)``) calls it for what it kept."""
         used = list(sources)
         if used and not self.read_only:
-            keys = access_keys(self.index.db, used)
-            self.access.record(keys.values(), to_iso(self.clock()))
+            self._record_keys(access_keys(self.index.db, used))
+
+    def _record_keys(self, keys: Mapping[str, str]) -> None:
+        self.access.record(keys.values(), to_iso(self.clock()))
 
     def access_of(self, source: str) -> Access:
         """How often recall returned ``source`` (a topic id, a journal line) and when last;
@@ -1337,7 +1340,14 @@ class Memory:
     def _accesses(self, sources: Sequence[str]) -> dict[str, Access]:
         """The access of each source that has one, keyed as given (see
         :func:`~memstrata.recall.access.access_keys` for how the log keys them)."""
-        keys = access_keys(self.index.db, sources)
+        return self._accesses_of(access_keys(self.index.db, sources))
+
+    def _item_accesses(self, items: Sequence[RecallItem]) -> dict[str, Access]:
+        """:meth:`_accesses` of items read from the index: a journal entry's key is made from
+        the text in hand, not read again."""
+        return self._accesses_of(item_keys((item.source, item.content) for item in items))
+
+    def _accesses_of(self, keys: Mapping[str, str]) -> dict[str, Access]:
         found = self.access.get(keys.values())
         return {source: found[key] for source, key in keys.items() if key in found}
 

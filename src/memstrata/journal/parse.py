@@ -18,6 +18,7 @@ never hides the rest of the file. Pure: the caller reads the file.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -97,6 +98,7 @@ class ParsedJournal:
     problems: tuple[Problem, ...]
 
 
+@functools.lru_cache(maxsize=4096)  # every read checks each day's name: a year is 365 calls
 def day_of(filename: str) -> str | None:
     """``2025-11-27.md`` → ``2025-11-27``; ``None`` for files that are not daily logs."""
     match = _DAY.match(filename)

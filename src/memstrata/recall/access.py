@@ -48,9 +48,23 @@ def access_keys(index: sqlite3.Connection, sources: Iterable[str]) -> dict[str, 
             (match["file"], int(match["line"])),
         ).fetchone()
         if row is not None:
-            digest = hashlib.sha256(row[0].encode("utf-8")).hexdigest()[:16]
-            keys[source] = f"{match['file']}#{digest}"
+            keys[source] = journal_key(match["file"], row[0])
     return keys
+
+
+def item_keys(items: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """:func:`access_keys` of items whose text is in hand, ``(source, text)`` as recall read
+    them from the index: the same keys, without reading each journal line again."""
+    keys: dict[str, str] = {}
+    for source, text in items:
+        match = _JOURNAL_LINE.match(source)
+        keys[source] = source if match is None else journal_key(match["file"], text)
+    return keys
+
+
+def journal_key(file: str, text: str) -> str:
+    """The access-log key of the journal entry ``text`` in ``file``."""
+    return f"{file}#{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}"
 
 
 @dataclass(frozen=True, slots=True)

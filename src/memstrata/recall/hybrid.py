@@ -135,7 +135,7 @@ def recall_items(
     query: str,
     filters: RecallFilters,
     now: datetime,
-    access: Callable[[Sequence[str]], Mapping[str, Access]],
+    access: Callable[[Sequence[RecallItem]], Mapping[str, Access]],
     semantic: SemanticArm | None = None,
     stale_days: int = STALE_DAYS,
     semantic_floor: float = 0.0,
@@ -198,7 +198,7 @@ def recall_items(
         scored = [(round(value, 6), candidate) for value, candidate in fused]
         scored.sort(key=lambda pair: recency(pair[1].item), reverse=True)
     else:
-        uses = access([candidate.item.source for candidate in kept])
+        uses = access([candidate.item for candidate in kept])
         scored = _reranked(fused, uses, windows, now, stale_days, filters.k)
     best = scored[: filters.k]
     if not filters.entity:
