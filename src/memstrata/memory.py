@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -66,14 +65,12 @@ from memstrata.model import (
     Topic,
 )
 from memstrata.proposals import ProposalStore
-from memstrata.providers.guarded import GuardedEmbedder
-from memstrata.providers.rest import REST_FILE, Rest, end_rest, read_rest, write_rest
 from memstrata.raw.ingest import IngestReport, collect_files, ingest_files, paths_named
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import Access, AccessLog, access_keys, item_keys
 from memstrata.recall.filters import RecallFilters
 from memstrata.recall.fusion import reciprocal_rank_fusion
-from memstrata.recall.hybrid import SemanticArm, listing_note, recall_items
+from memstrata.recall.hybrid import listing_note, recall_items
 from memstrata.recall.inputs import (
     MAX_QUERY_CHARS,
     checked_bound,
@@ -82,6 +79,7 @@ from memstrata.recall.inputs import (
     checked_query,
 )
 from memstrata.recall.lexical import search_journal, search_topics
+from memstrata.recall.semantic_state import SemanticState
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
 from memstrata.sqlite import file_identity, is_damage, is_sound
@@ -110,7 +108,6 @@ if TYPE_CHECKING:
     from memstrata.maintain.snapshot import SnapshotInfo
     from memstrata.maintain.tick import TickReport
     from memstrata.maintain.undo import UndoResult
-    from memstrata.providers.cache import CachedEmbedder
     from memstrata.providers.embedder import Embedder
     from memstrata.recall.turns import RankedTurn, TurnWeights
     from memstrata.recall.vector_cache import VectorCache
@@ -185,22 +182,16 @@ class Memory:
         self._raw: RawStore | None = None
         #: True once we found the workspace cannot be written: reads still work from the files.
         self.read_only = False
-        #: False keeps the embedding model unloaded (hooks: a prompt must not wait ~1.5 s for it)
-        self.use_embeddings = embeddings
-        self.embedder_note = ""
-        #: why the embedder is off for now (it failed: reads fall back to their lexical arms)
-        self.embedder_failure = ""
         #: why the raw database could not be read by the last read that spans every stratum
         self.raw_damage = ""
         #: what healing the index did, for the next read's notes (see :meth:`_take_index_note`)
         self._index_note = ""
-        self._embedder_down_until = 0.0
         #: the refresh of the turn being answered (see :meth:`_one_refresh`)
         self._turn_sync: SyncReport | None = None
-        #: an embedder given here is used as is (benchmarks share one across workspaces)
-        self._embedder: Embedder | None = None if embedder is None else GuardedEmbedder(embedder)
-        self._own_embedder: CachedEmbedder | None = None
-        self._vectors: VectorCache | None = None
+        #: the embedder, its vectors and its rest; ``embeddings=False`` keeps the model unloaded
+        self.semantic = SemanticState(
+            self.workspace, self.config, self.lock, enabled=embeddings, embedder=embedder
+        )
         self.proposal_store = ProposalStore(self.workspace.memory_dir / "proposals")
         self.access = AccessLog(self.workspace.state_dir / "access.db")
         self._gate: Gate | None = None
@@ -219,9 +210,7 @@ class Memory:
                 store.close()
         self.access.close()
         self._index = self._raw = None
-        if self._own_embedder is not None:  # its cache file; an embedder given is the giver's
-            self._own_embedder.close()
-            self._own_embedder = self._embedder = self._vectors = None
+        self.semantic.close()
 
     def __enter__(self) -> Memory:
         return self
@@ -245,18 +234,24 @@ class Memory:
             and file_identity(self._index.path) != self._index.identity
         ):
             # not closed here: a caller up the stack may still be reading from it
-            self._index, self._vectors = None, None
+            self._index = None
+            self.semantic.forget_vectors()
         if self._index is None:
             try:
                 # Under the lock: two processes must not create the schema at the same time.
                 with self.lock.held():
                     self._index = IndexDB.open(self.workspace.index_db)
             except WorkspaceReadOnly:
-                self.read_only = True
+                self._found_read_only()
                 self._index = IndexDB.open_in_memory(seed=self.workspace.index_db)
             if self._index.recreated:
                 self.sync()
         return self._index
+
+    def _found_read_only(self) -> None:
+        """The workspace cannot be written: reads go on from the files, nothing is recorded
+        (no embedding cache file is kept, no embedder rest written)."""
+        self.read_only = self.semantic.read_only = True
 
     def _index_is_damaged(self, error: sqlite3.DatabaseError) -> bool:
         """Whether ``error`` came from damage to this workspace's index file (not the raw
@@ -281,7 +276,8 @@ class Memory:
         with self.lock.held():
             if self._index is not None:
                 self._index.close()
-            self._index = self._vectors = None
+            self._index = None
+            self.semantic.forget_vectors()
             self._index = recreate_index(self.workspace.index_db)
             self.sync()
         where = self.workspace.relative(self.workspace.index_db)
@@ -302,7 +298,7 @@ class Memory:
             try:
                 self._raw = open_raw_store(self.workspace.raw_db)
             except WorkspaceReadOnly:
-                self.read_only = True
+                self._found_read_only()
                 self._raw = open_raw_store(self.workspace.raw_db, readonly=True)
         return self._raw
 
@@ -382,8 +378,7 @@ class Memory:
             report = self.sync()
             rewrite_index_json(self.workspace.index_json, self.topics)
             # asked for by hand: the embedder is tried now, whatever rest a failure began
-            end_rest(self._rest_path)
-            self._embedder_down_until = 0.0
+            self.semantic.end_rest()
             report.embedded = self.embed_missing(on_embedding)
             report.problems.extend(self._raw_problems())
         return report
@@ -596,7 +591,7 @@ class Memory:
         try:
             rows = embedder.embed([text, *others])
         except EmbedderFailed as error:
-            self._embedder_failed(error)
+            self.semantic.failed(error)
             raise
         return [float(value) for value in rows[1:] @ rows[0]]
 
@@ -640,9 +635,7 @@ class Memory:
     def gate_notes(self) -> tuple[str, ...]:
         """What the last :meth:`remember` should say beside its verdict: that the gate
         compared meanings without its embedder (it failed, or rests), by words alone."""
-        if self.embedder_failure and self.use_embeddings:
-            return (f"near-duplicates checked by words alone: {self.embedder_failure}",)
-        return ()
+        return self.semantic.gate_notes()
 
     def proposals(self, status: str | None = None) -> list[Proposal]:
         """Proposals waiting for (or given) a ruling, oldest id first."""
@@ -698,7 +691,7 @@ class Memory:
             topics, _ = vectors.items(self.index.db)
             vector = vectors.embedder.embed([text])[0]
         except EmbedderFailed as error:
-            self._embedder_failed(error)
+            self.semantic.failed(error)
             return []
         return [topic_id for topic_id, _ in topics.search(vector, limit)]
 
@@ -940,10 +933,7 @@ class Memory:
                 f"query has over {MAX_TERMS} terms: {len(dropped)} of the least informative not"
                 f" searched ({', '.join(dropped[:3])} …)"
             )
-        if self.embedder_failure:
-            notes.append(f"{self.embedder_failure}; ranked by words alone")
-        elif self.embedder_note and self._embedder is not None:
-            notes.append(self.embedder_note)
+        notes.extend(self.semantic.search_notes())
         notes.extend(f"raw transcripts not searched: {problem}" for problem in self._raw_problems())
         notes.extend(self._take_index_note())
         return tuple(notes)
@@ -1018,7 +1008,7 @@ class Memory:
                 sessions=sessions,
             )  # fmt: skip
         except EmbedderFailed as error:
-            self._embedder_failed(error)
+            self.semantic.failed(error)
             return rank_raw(
                 self.index.db, self.raw.db, None, query, limit, self.clock(), weights,
                 sessions=sessions,
@@ -1041,57 +1031,34 @@ class Memory:
             index.set_meta("raw_stamp", stamp)
 
     # -- embeddings ----------------------------------------------------------------------------
+    # The embedder's state and lifecycle live in ``self.semantic`` (recall/semantic_state.py);
+    # these are the names callers already use.
+
+    @property
+    def use_embeddings(self) -> bool:
+        """False keeps the embedding model unloaded: a hook's prompt must not wait ~1.5 s."""
+        return self.semantic.enabled
 
     @property
     def embedder(self) -> Embedder | None:
-        """The embedder for the semantic arm, loaded on first use; ``None`` when switched off.
-
-        A model that cannot load falls back to the hashing embedder, and a damaged cache file
-        is set aside; :attr:`embedder_note` says so (recall results carry the note).
-        """
-        settings = self.config.embeddings
-        if not self.use_embeddings or settings.model == "none":
-            return None
-        if time.monotonic() < self._embedder_down_until:
-            return None
-        self.embedder_failure = ""  # rested: try it again
-        if self._embedder is None:
-            rest = read_rest(self._rest_path, settings.model, time.time())
-            if rest is not None:  # another process found it failing a moment ago
-                self.embedder_failure = rest.describe()
-                self._embedder_down_until = time.monotonic() + rest.until - time.time()
-                return None
-            from memstrata.providers.cache import CachedEmbedder
-            from memstrata.providers.embedder import load_embedder
-
-            choice = load_embedder(
-                settings.model, api_key_env=settings.api_key_env, timeout_s=settings.timeout_s
-            )
-            notes = [choice.fallback_reason]
-            embedder: Embedder = GuardedEmbedder(choice.embedder)
-            if not self.read_only:
-                cache = CachedEmbedder(
-                    embedder, self.workspace.state_dir / "embeddings.db", owned=True
-                )
-                notes.append(cache.note)
-                embedder = self._own_embedder = cache
-            self.embedder_note = "; ".join(note for note in notes if note)
-            self._embedder = embedder
-        return self._embedder
+        """The embedder for the semantic arm, loaded on first use; ``None`` when switched off
+        or resting (:attr:`embedder_note` says what loading it fell back from)."""
+        return self.semantic.embedder
 
     @property
     def vectors(self) -> VectorCache | None:
-        """The vectors of the semantic arm (``None`` when embeddings are off)."""
-        embedder = self.embedder
-        if embedder is None:
-            return None
-        if self._vectors is None:
-            from memstrata.recall.ann import AnnSettings
-            from memstrata.recall.vector_cache import VectorCache
+        """The vectors of the semantic arm (``None`` when there is no embedder)."""
+        return self.semantic.vectors
 
-            ann = AnnSettings(self.workspace.ann_dir, self.config.recall.ann_min_vectors)
-            self._vectors = VectorCache(embedder, self.lock.held, not self.read_only, ann)
-        return self._vectors
+    @property
+    def embedder_note(self) -> str:
+        """What loading the embedder fell back from or set aside ("" when nothing)."""
+        return self.semantic.note
+
+    @property
+    def embedder_failure(self) -> str:
+        """Why the embedder is off for now (it failed: reads fall back to their lexical arms)."""
+        return self.semantic.failure
 
     def embed_missing(self, on_progress: Callable[[int, int], None] | None = None) -> int:
         """Embed every topic, journal entry and raw turn that lacks a vector; return how many.
@@ -1099,57 +1066,7 @@ class Memory:
         ``on_progress`` is told (embedded so far, about how many in all) after each batch.
         An embedder that fails stops the embedding where it is (what was embedded stays) and
         is noted in :attr:`embedder_failure`; the next call tries again."""
-        vectors = self.vectors
-        if vectors is None:
-            return 0
-        store = self.usable_raw()
-        raw = store.db if store is not None else None
-        try:
-            return vectors.embed_all(self.index.db, raw, on_progress)
-        except EmbedderFailed as error:
-            self._embedder_failed(error)
-            return 0
-
-    def _embedder_failed(self, error: EmbedderFailed) -> None:
-        """Reads go on without the semantic arm, and say why, for :data:`EMBEDDER_RETRY_S`
-        (a server does not wait on a dead endpoint every call, nor give it up for good)."""
-        self.embedder_failure = str(error)
-        self._embedder_down_until = time.monotonic() + EMBEDDER_RETRY_S
-        if self._own_embedder is not None and not self.read_only:
-            # one-shot commands would each wait on it again: the rest is the workspace's
-            rest = Rest(self.embedder_failure, time.time() + EMBEDDER_RETRY_S)
-            write_rest(self._rest_path, self.config.embeddings.model, rest)
-
-    @property
-    def _rest_path(self) -> Path:
-        return self.workspace.state_dir / REST_FILE
-
-    def _semantic_arm(self) -> SemanticArm | None:
-        vectors = self.vectors
-        if vectors is None:
-            return None
-        try:
-            topics, facts = vectors.items(self.index.db)
-        except EmbedderFailed as error:
-            self._embedder_failed(error)
-            return None
-        embedder = vectors.embedder
-
-        def arm(query: str, limit: int) -> dict[str, float]:
-            try:
-                vector = embedder.embed([query], query=True)[0]
-            except EmbedderFailed as error:
-                self._embedder_failed(error)
-                return {}
-            return {**dict(topics.search(vector, limit)), **dict(facts.search(vector, limit))}
-
-        return arm
-
-    def _semantic_note(self) -> str:
-        """What recall says when its semantic arm is off: switched off, or failed."""
-        if self.embedder_failure and self.use_embeddings:
-            return f"semantic arm off: {self.embedder_failure}; lexical, entity and temporal only"
-        return "semantic arm off (embeddings disabled): lexical, entity and temporal"
+        return self.semantic.embed_missing(lambda: self.index.db, self.usable_raw, on_progress)
 
     @_heals_index
     def recall(
@@ -1217,7 +1134,7 @@ class Memory:
             shown = "; ".join(str(problem) for problem in problems[:3])
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             notes.append(f"problems in the files ('memstrata status' lists them): {shown}{more}")
-        semantic = self._semantic_arm()
+        semantic = self.semantic.arm(lambda: self.index.db)
         items = recall_items(
             self.index.db,
             query,
@@ -1231,12 +1148,7 @@ class Memory:
         more = listing_note(self.index.db, query, filters, len(items))
         if more:
             notes.append(more)
-        if semantic is None or self.embedder_failure:
-            notes.append(self._semantic_note())
-        elif self.embedder_note:
-            notes.append(self.embedder_note)
-        if semantic is not None and self.vectors is not None and self.vectors.note:
-            notes.append(self.vectors.note)
+        notes.extend(self.semantic.recall_notes(semantic))
         if self.access.note:
             notes.append(self.access.note)
         notes.extend(self._take_index_note())
@@ -1453,20 +1365,9 @@ class Memory:
                     )
                 )
             ),
-            notes=(*self._take_index_note(), *self._rest_notes()),
-            embedder=self._embedder_summary(),
+            notes=(*self._take_index_note(), *self.semantic.rest_notes()),
+            embedder=self.semantic.summary(),
         )
-
-    def _embedder_summary(self) -> str:
-        """The configured embedder, as status shows it (no model is loaded to say so)."""
-        spec = self.config.embeddings.model
-        if spec == "none":
-            return "none ([embeddings] model): lexical, entity and temporal arms only"
-        return spec if self.use_embeddings else f"{spec} (off in this process)"
-
-    def _rest_notes(self) -> tuple[str, ...]:
-        rest = read_rest(self._rest_path, self.config.embeddings.model, time.time())
-        return () if rest is None else (f"embedder resting: {rest.describe()}",)
 
     def _future_days(self) -> list[Problem]:
         """Journal days dated in the future: their facts would count as the newest said, and
@@ -1500,8 +1401,6 @@ class Memory:
         ]
 
 
-#: seconds a failed embedder rests before a read tries it again
-EMBEDDER_RETRY_S = 60.0
 #: turns ranked before sessions are: a session's found arm sums its turns among these
 SESSION_TURN_POOL = 300
 #: words a raw turn needs for ``search`` to show it when only its meaning is near the query

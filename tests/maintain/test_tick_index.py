@@ -57,7 +57,7 @@ def tick_index(root: Path, now: datetime, config: Config = CONFIG) -> JobResult:
     """Run a tick; return its index job, after checking that no embedder was loaded."""
     with Memory(root, clock=lambda: now, config=config) as memory:
         report = run_tick(memory, now)
-        assert memory._embedder is None and memory._vectors is None
+        assert not memory.semantic.is_loaded
     [job] = [job for job in report.jobs if job.name == "index"]
     return job
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import memstrata.memory as memory_module
+import memstrata.recall.semantic_state as semantic_state
 from memstrata import Memory
 from memstrata.gate.verdicts import Admitted
 from memstrata.model import Session, Turn
@@ -67,8 +67,8 @@ def test_an_endpoint_that_starts_failing_is_rested_then_tried_again(
         assert any("semantic arm off" in n for n in memory.recall("flat white").notes)
 
         FakeEmbeddings.mode = "ok"
-        monkeypatch.setattr(memory_module, "EMBEDDER_RETRY_S", 0.0)
-        memory._embedder_down_until = 0.0  # the rest is over
+        monkeypatch.setattr(semantic_state, "EMBEDDER_RETRY_S", 0.0)
+        memory.semantic.end_rest()  # the rest is over
         again = memory.recall("flat white")
 
     assert not any("semantic arm off" in note for note in again.notes)
