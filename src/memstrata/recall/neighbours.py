@@ -29,7 +29,7 @@ NEIGHBOUR_WEIGHT = 0.4
 # The entries just before and after each lender in its file, when in the lender's section
 # and not typed facts: two lookups on UNIQUE (source, line) per lender.
 _NEIGHBOURS = """
-SELECT l.value ->> '$[3]' AS lender, j.*
+SELECT l.value ->> '$[3]' AS lender, j.source, j.line
 FROM json_each(?) AS l
 JOIN journal j ON j.rowid IN (
     (SELECT rowid FROM journal WHERE source = l.value ->> '$[0]' AND line < l.value ->> '$[1]'
