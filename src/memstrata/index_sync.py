@@ -12,6 +12,7 @@ to it, with the workspace, topic store, lock and journal parser passed in by ``M
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -174,19 +175,28 @@ def oversized_topics(index: IndexDB, topics: TopicStore) -> list[Problem]:
 
 def journal_problems(index: IndexDB) -> list[Problem]:
     """The problems of every journal day as last parsed (see :data:`_JOURNAL_PROBLEMS`)."""
-    checked = _checked_journals(index)
-    return [
+    return list(_problems_recorded(index.get_meta(_JOURNAL_PROBLEMS) or "{}"))
+
+
+@functools.lru_cache(maxsize=4)  # every read asks; the record changes only when a day does
+def _problems_recorded(value: str) -> tuple[Problem, ...]:
+    checked = _parsed_checked(value)
+    return tuple(
         Problem(path, line, message)
         for source in sorted(checked)
         for path, line, message in checked[source]["problems"]
-    ]
+    )
 
 
 def _checked_journals(index: IndexDB) -> dict[str, dict[str, Any]]:
     """:data:`_JOURNAL_PROBLEMS`; a value that is no JSON object is forgotten (every day is
     then parsed again: the index is derived)."""
+    return _parsed_checked(index.get_meta(_JOURNAL_PROBLEMS) or "{}")
+
+
+def _parsed_checked(value: str) -> dict[str, dict[str, Any]]:
     try:
-        checked = json.loads(index.get_meta(_JOURNAL_PROBLEMS) or "{}")
+        checked = json.loads(value)
     except ValueError:
         return {}
     return checked if isinstance(checked, dict) else {}
