@@ -232,3 +232,24 @@ def test_a_query_past_the_cap_says_how_many_terms_it_left_out(memory: Memory):
     ]
     assert noted[0] in memory.search_notes(query)
     assert recalled.items[0].content == f"10:00 {words[0]} starts it"
+
+
+def test_past_the_cap_the_words_of_a_question_are_kept_wherever_it_is(memory: Memory):
+    memory.log("Ann booked the LX Factory for the offsite")
+    filler = " ".join(f"We reviewed item{number} of the backlog today." for number in range(40))
+    message = f"{filler} Where did Ann book the offsite? {filler.replace('item', 'entry')}"
+
+    kept = searched_terms(message)
+
+    assert len(query_terms(message)) > MAX_TERMS
+    assert {"ann", "book", "offsite"} <= set(kept)
+    assert memory.recall(message).items[0].content.endswith("LX Factory for the offsite")
+
+
+def test_a_question_is_a_sentence_ending_in_a_question_mark_in_either_script():
+    before = "".join(chr(code) for code in range(0x4F00, 0x4F30)) + "。"
+    after = "".join(chr(code) for code in range(0x4F40, 0x4F70))
+    shipped = [" ".join(f"v{n}.0 shipped." for n in range(start, start + 40)) for start in (0, 100)]
+
+    assert {"会议", "哪里"} <= set(searched_terms(f"{before}会议在哪里？{after}"))
+    assert "v2.11" in searched_terms(f"{shipped[0]} Is v2.11 out? {shipped[1]}")
