@@ -61,9 +61,9 @@ _TOKEN = re.compile(_WORD, re.UNICODE)
 _COMPOUND = re.compile(f"[^\\W_]+(?:[-./:][^\\W_]+)+|{_WORD}", re.UNICODE)
 _DIGIT = re.compile(r"\d")
 _IS_CJK = re.compile(f"^[{_CJK}]+$")
-# Where a sentence ends: after ? ! 。 ！ (NFKC has made "？" a "?"), after a full stop before a
-# space (not inside "v2.11"), at a line break.
-_SENTENCE_END = re.compile(r"(?<=[?!。！])|(?<=\.)(?=\s)|\n")
+# Where a sentence ends: after ? ！ ? ！ 。, after a full stop before a space (not inside
+# "v2.11"), at a line break.
+_SENTENCE_END = re.compile(r"(?<=[?!。！？])|(?<=\.)(?=\s)|\n")
 
 STOP_WORDS = frozenset(
     """
@@ -173,10 +173,25 @@ def searched_terms(query: str) -> list[str]:
 def _asked_terms(query: str) -> set[str]:
     """The terms of the questions in ``query``: its sentences that end in a question mark."""
     asked: set[str] = set()
-    for sentence in _SENTENCE_END.split(normalise(query)):
-        if sentence.rstrip().endswith("?"):
-            asked.update(query_terms(sentence))
+    for start, end in sentence_spans(query):
+        if query[start:end].rstrip().endswith(("?", "？")):
+            asked.update(query_terms(query[start:end]))
     return asked
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of ``text`` that holds more than spaces: up to and
+    with a ``?``, ``!`` or ``。`` (or their full-width forms), up to a full stop followed by a
+    space (not the one inside "v2.11"), or up to a line break."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if match.end() > start and text[start : match.end()].strip():
+            spans.append((start, match.end()))
+        start = max(start, match.end())
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
 
 
 def _ends(positions: list[int], count: int) -> list[int]:

@@ -79,6 +79,7 @@ from memstrata.recall.inputs import (
     checked_query,
 )
 from memstrata.recall.lexical import search_journal, search_topics
+from memstrata.recall.long_query import cut_query
 from memstrata.recall.semantic_state import SemanticState
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
@@ -1111,8 +1112,11 @@ class Memory:
             )
         notes: list[str] = []
         if len(query) > MAX_QUERY_CHARS:
-            query = query[:MAX_QUERY_CHARS]
-            notes.append(f"query cut to its first {MAX_QUERY_CHARS} characters")
+            notes.append(
+                f"query of {len(query)} characters cut to {MAX_QUERY_CHARS}: its questions,"
+                " start and end searched"
+            )
+            query = cut_query(query)
         if dropped := dropped_terms(query):
             notes.append(
                 f"query has over {MAX_TERMS} terms: {len(dropped)} of the least informative not"

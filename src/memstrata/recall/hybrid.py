@@ -88,6 +88,7 @@ from memstrata.recall.filters import (
     within,
 )
 from memstrata.recall.lexical import best_journal, best_topics, table_scales
+from memstrata.recall.long_query import semantic_text
 from memstrata.recall.neighbours import neighbour_scores
 from memstrata.recall.temporal import TimeWindow, asks_only_about_time, find_time_windows
 
@@ -170,7 +171,7 @@ def recall_items(
         "temporal": _temporal(db, windows, states, pool),
     }
     if semantic is not None:
-        arms["semantic"] = _semantic(db, semantic(query, depth), states, pool)
+        arms["semantic"] = _semantic(db, semantic(semantic_text(query), depth), states, pool)
     for arm, sources in arms.items():
         for rank, source in enumerate(sources, start=1):
             pool[source].ranks.setdefault(arm, rank)

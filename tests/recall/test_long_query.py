@@ -1,0 +1,89 @@
+"""A long query (a whole message from an agent or the prompt hook) is searched for its
+questions, wherever they are, and for its start and end."""
+
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memstrata import Memory
+from memstrata.demo import build_demo_workspace
+from memstrata.recall.inputs import MAX_QUERY_CHARS
+from memstrata.recall.long_query import GAP, cut_query, semantic_text
+
+LOG_LINES = " ".join(
+    f"worker{number} finished batch{number} without errors." for number in range(60)
+)
+
+
+def test_a_short_query_is_kept_whole():
+    query = "Where did Ann book the offsite? " * 10
+
+    assert cut_query(query) == query
+    assert semantic_text(query) == query
+
+
+def test_a_long_query_keeps_its_question_wherever_it_is_and_both_ends():
+    question = "Why did the billing job fail?"
+    message = f"Deploy notes for the billing job. {LOG_LINES} {question} {LOG_LINES} Thanks, Bo"
+
+    cut = cut_query(message)
+
+    assert len(message) > MAX_QUERY_CHARS >= len(cut)
+    assert cut.startswith("Deploy notes for the billing job.")
+    assert question in cut
+    assert cut.endswith("Thanks, Bo")
+    assert all(part == part.strip() and part for part in cut.split(GAP))
+
+
+def test_the_cut_ends_its_parts_at_spaces_not_inside_words():
+    cut = cut_query(LOG_LINES * 2)
+    words = set((LOG_LINES * 2).split())
+
+    assert all(word in words for part in cut.split(GAP) for word in part.split())
+
+
+def test_the_last_questions_are_kept_first_when_they_do_not_all_fit():
+    questions = [
+        f"Did worker{number} retry batch{number} after the timeout?" for number in range(80)
+    ]
+    message = " ".join(questions)
+
+    cut = cut_query(message)
+
+    assert questions[-1] in cut and questions[0] in cut  # the last asked, and the start
+    assert len(cut) <= MAX_QUERY_CHARS
+
+
+def test_a_long_query_is_embedded_as_its_questions():
+    message = f"{LOG_LINES} Why did the billing job fail? {LOG_LINES}"
+
+    assert semantic_text(message) == "Why did the billing job fail?"
+    assert semantic_text(LOG_LINES) == LOG_LINES  # no question: the whole message
+    assert (
+        semantic_text("何时发布？" + "".join(chr(c) for c in range(0x4E00, 0x4E60))) == "何时发布？"
+    )
+
+
+@given(st.text(max_size=6_000))
+def test_a_cut_query_never_exceeds_the_limit(text: str):
+    assert len(cut_query(text)) <= MAX_QUERY_CHARS
+    assert cut_query(text) == text or len(text) > MAX_QUERY_CHARS
+
+
+def test_recall_answers_the_question_at_the_end_of_a_long_message(tmp_path: Path):
+    with build_demo_workspace(tmp_path / "demo") as memory:
+        message = f"{LOG_LINES} {LOG_LINES.replace('worker', 'node')} What does Ann drink?"
+        assert len(message) > MAX_QUERY_CHARS
+
+        result = memory.recall(message)
+
+        assert result.items[0].content == "@Ann: drinks flat white with oat milk"
+        assert f"query of {len(message)} characters cut to {MAX_QUERY_CHARS}" in result.notes[0]
+
+
+def test_recall_of_a_long_message_with_its_question_in_the_middle(memory: Memory):
+    memory.log("@Ann booked the LX Factory for the offsite")
+    message = f"{LOG_LINES} Where did Ann book the offsite? {LOG_LINES.replace('worker', 'node')}"
+
+    assert memory.recall(message).items[0].content.endswith("LX Factory for the offsite")
