@@ -904,7 +904,7 @@ class Memory:
         has too little meaning to be near in, and lies near everything. A query without a
         word (empty, punctuation, emoji) finds nothing rather than whatever happens to lie
         nearest its empty vector."""
-        query, limit = checked_query(query), checked_count(limit, "limit")
+        query, limit = cut_query(checked_query(query)), checked_count(limit, "limit")
         if not content_terms(query):
             return []
         self.refresh()
@@ -927,6 +927,9 @@ class Memory:
         """What a search of ``query`` (just run) should say beside its hits: that the query had
         nothing to match, or that the embedder failed and turns were ranked by words alone."""
         notes, query = [], checked_query(query)
+        if len(query) > MAX_QUERY_CHARS:
+            notes.append(_cut_note(query))
+            query = cut_query(query)
         if not content_terms(query):
             notes.append(f"nothing to search: the query has {_wordless(query)}")
         if dropped := dropped_terms(query):
@@ -998,7 +1001,7 @@ class Memory:
         :func:`memstrata.recall.raw_search.rank_raw`."""
         from memstrata.recall.raw_search import rank_raw
 
-        query = checked_query(query)
+        query = cut_query(checked_query(query))
         if not content_terms(query):
             return [], []
         self._sync_raw_sessions()
@@ -1112,10 +1115,7 @@ class Memory:
             )
         notes: list[str] = []
         if len(query) > MAX_QUERY_CHARS:
-            notes.append(
-                f"query of {len(query)} characters cut to {MAX_QUERY_CHARS}: its questions,"
-                " start and end searched"
-            )
+            notes.append(_cut_note(query))
             query = cut_query(query)
         if dropped := dropped_terms(query):
             notes.append(
@@ -1412,6 +1412,13 @@ NEAR_MIN_WORDS = 3
 #: topics nearest a write in meaning that the gate weighs it against, beside those sharing
 #: its words (which may be many more)
 NEAREST_RELATED = 4
+
+
+def _cut_note(query: str) -> str:
+    return (
+        f"query of {len(query)} characters cut to {MAX_QUERY_CHARS}: its questions, start and"
+        " end searched"
+    )
 
 
 def _wordless(query: str) -> str:

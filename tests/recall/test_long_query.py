@@ -87,3 +87,13 @@ def test_recall_of_a_long_message_with_its_question_in_the_middle(memory: Memory
     message = f"{LOG_LINES} Where did Ann book the offsite? {LOG_LINES.replace('worker', 'node')}"
 
     assert memory.recall(message).items[0].content.endswith("LX Factory for the offsite")
+
+
+def test_search_takes_a_long_message_as_recall_does(tmp_path: Path):
+    with build_demo_workspace(tmp_path / "demo") as memory:
+        message = f"{LOG_LINES} {LOG_LINES.replace('worker', 'node')} What does Ann drink?"
+
+        hits = memory.search(message, include_raw=False)
+
+        assert hits[0].text == "@Ann: drinks flat white with oat milk"
+        assert memory.search_notes(message)[0].startswith(f"query of {len(message)} characters")

@@ -1,8 +1,9 @@
-"""What recall keeps of a long query: a whole message from an agent or the prompt hook.
+"""What recall and search keep of a long query: a whole message from an agent or the prompt
+hook.
 
 A message says what it is about first and asks last, and may ask in between ("here is the
 log … why does the billing job fail? … I already tried a restart"). Its questions are what
-recall should answer, so both steps below put them first:
+a read should answer, so both steps below put them first:
 
 - **The cut** (:func:`cut_query`): a query over :data:`MAX_QUERY_CHARS` is cut to that many
   characters, which bounds every arm's cost (time phrases, entity phrases, the embedding).

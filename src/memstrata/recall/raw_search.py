@@ -19,6 +19,7 @@ from datetime import datetime
 
 from memstrata.fts import query_terms
 from memstrata.recall.expansion import expanded_session_scores, expansion_terms
+from memstrata.recall.long_query import semantic_text
 from memstrata.recall.semantic import stored_vectors
 from memstrata.recall.sessions import score_sessions
 from memstrata.recall.temporal import find_time_windows
@@ -54,7 +55,7 @@ def rank_raw(
     semantic: dict[str, float] = {}
     if cache is not None:
         vectors = cache.turns(index, raw, weights.context)
-        query_vector = cache.embedder.embed([query], query=True)[0]
+        query_vector = cache.embedder.embed([semantic_text(query)], query=True)[0]
         semantic = semantic_hits(vectors, query_vector, weights.pool)
     session_scores = score_sessions(index, query, weights.pool)
     turns = rank_turns(
