@@ -61,9 +61,14 @@ _TOKEN = re.compile(_WORD, re.UNICODE)
 _COMPOUND = re.compile(f"[^\\W_]+(?:[-./:][^\\W_]+)+|{_WORD}", re.UNICODE)
 _DIGIT = re.compile(r"\d")
 _IS_CJK = re.compile(f"^[{_CJK}]+$")
-# Where a sentence ends: after ? ！ ? ！ 。, after a full stop before a space (not inside
-# "v2.11"), at a line break.
-_SENTENCE_END = re.compile(r"(?<=[?!。！？])|(?<=\.)(?=\s)|\n")
+# Where a sentence ends: after a ? or ! that closes a word and is followed by a space, a
+# closing quote or bracket, or a capital ("drink?The": a space forgotten), not by the rest of
+# a word ("invoices?page=3"), nor after a space ("id = ?", "a ? b : c"); after a full stop
+# before a space (not inside "v2.11"); after a mark that ends a sentence wherever it stands
+# (。！？ … ؟ ፧); at a line break.
+_SENTENCE_END = re.compile(r"(?<=\S[?!])(?=[\s\"'”’»)\]A-Z]|$)|(?<=\.)(?=\s)|(?<=[。！？…؟፧])|\n")
+#: marks that end a question: ASCII and full-width, Arabic, Ethiopic
+QUESTION_MARKS = ("?", "？", "؟", "፧")
 
 STOP_WORDS = frozenset(
     """
@@ -171,18 +176,28 @@ def searched_terms(query: str) -> list[str]:
 
 
 def _asked_terms(query: str) -> set[str]:
-    """The terms of the questions in ``query``: its sentences that end in a question mark."""
+    """The terms of the questions in ``query`` (:func:`question_spans`)."""
     asked: set[str] = set()
-    for start, end in sentence_spans(query):
-        if query[start:end].rstrip().endswith(("?", "？")):
-            asked.update(query_terms(query[start:end]))
+    for start, end in question_spans(query):
+        asked.update(query_terms(query[start:end]))
     return asked
+
+
+def question_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each question of ``text``: a sentence (:func:`sentence_spans`)
+    ending in a question mark (:data:`QUESTION_MARKS`), before any closing quote or bracket."""
+    return [
+        (start, end)
+        for start, end in sentence_spans(text)
+        if text[start:end].rstrip().rstrip("\"'”’»)]").endswith(QUESTION_MARKS)
+    ]
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each sentence of ``text`` that holds more than spaces: up to and
-    with a ``?``, ``!`` or ``。`` (or their full-width forms), up to a full stop followed by a
-    space (not the one inside "v2.11"), or up to a line break."""
+    with a ``?`` or ``!`` that closes a word (not the ``?`` of a URL's query or of SQL's
+    ``id = ?``), a ``。``, ``！``, ``？``, ``…``, ``؟`` or ``፧``, up to a full stop followed
+    by a space (not the one inside "v2.11"), or up to a line break."""
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):

@@ -72,7 +72,6 @@ from memstrata.recall.filters import RecallFilters
 from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.hybrid import listing_note, recall_items
 from memstrata.recall.inputs import (
-    MAX_QUERY_CHARS,
     checked_bound,
     checked_count,
     checked_entity,
@@ -904,7 +903,7 @@ class Memory:
         has too little meaning to be near in, and lies near everything. A query without a
         word (empty, punctuation, emoji) finds nothing rather than whatever happens to lie
         nearest its empty vector."""
-        query, limit = cut_query(checked_query(query)), checked_count(limit, "limit")
+        query, limit = self.searched_query(query), checked_count(limit, "limit")
         if not content_terms(query):
             return []
         self.refresh()
@@ -923,13 +922,19 @@ class Memory:
         ]
         return sorted(shown, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
 
+    def searched_query(self, query: str) -> str:
+        """``query`` as a read searches it: mended (:func:`checked_query`), and a long one cut
+        to its questions, start and end (:mod:`memstrata.recall.long_query`)."""
+        return cut_query(checked_query(query)).text
+
     def search_notes(self, query: str) -> tuple[str, ...]:
         """What a search of ``query`` (just run) should say beside its hits: that the query had
         nothing to match, or that the embedder failed and turns were ranked by words alone."""
         notes, query = [], checked_query(query)
-        if len(query) > MAX_QUERY_CHARS:
-            notes.append(_cut_note(query))
-            query = cut_query(query)
+        cut = cut_query(query)
+        if cut.text != query:
+            notes.append(cut.note(query))
+            query = cut.text
         if not content_terms(query):
             notes.append(f"nothing to search: the query has {_wordless(query)}")
         if dropped := dropped_terms(query):
@@ -1001,7 +1006,7 @@ class Memory:
         :func:`memstrata.recall.raw_search.rank_raw`."""
         from memstrata.recall.raw_search import rank_raw
 
-        query = cut_query(checked_query(query))
+        query = self.searched_query(query)
         if not content_terms(query):
             return [], []
         self._sync_raw_sessions()
@@ -1114,9 +1119,10 @@ class Memory:
                 f"since {since!r} starts after until {until!r} ends: no time lies between"
             )
         notes: list[str] = []
-        if len(query) > MAX_QUERY_CHARS:
-            notes.append(_cut_note(query))
-            query = cut_query(query)
+        cut = cut_query(query)
+        if cut.text != query:
+            notes.append(cut.note(query))
+            query = cut.text
         if dropped := dropped_terms(query):
             notes.append(
                 f"query has over {MAX_TERMS} terms: {len(dropped)} of the least informative not"
@@ -1412,13 +1418,6 @@ NEAR_MIN_WORDS = 3
 #: topics nearest a write in meaning that the gate weighs it against, beside those sharing
 #: its words (which may be many more)
 NEAREST_RELATED = 4
-
-
-def _cut_note(query: str) -> str:
-    return (
-        f"query of {len(query)} characters cut to {MAX_QUERY_CHARS}: its questions, start and"
-        " end searched"
-    )
 
 
 def _wordless(query: str) -> str:

@@ -338,3 +338,19 @@ def test_recall_with_a_filter_and_no_query_lists_what_the_filter_lets_through(ws
     assert (item["kind"], item["content"]) == ("world", "@Ann prefers cortado")
     assert nothing.returncode == 2
     assert "give a QUERY, or a filter" in nothing.stderr
+
+
+def test_search_json_echoes_the_query_it_searched(ws: Path):
+    base = ("--workspace", str(ws))
+    assert run(*base, "log", "@Ann prefers cortado").returncode == 0
+    message = (
+        " ".join(f"worker{n} finished batch{n}." for n in range(300)) + " Who prefers cortado?"
+    )
+
+    result = run(*base, "search", message, "--json")
+
+    shown = json.loads(result.stdout)
+    assert result.returncode == 0, result.stderr
+    assert len(shown["query"]) <= 2_000 and shown["query"].endswith("Who prefers cortado?")
+    assert "cortado" in shown["hits"][0]["text"]
+    assert shown["notes"][0].startswith(f"query of {len(message)} characters cut to ")

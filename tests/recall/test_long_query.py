@@ -19,7 +19,7 @@ LOG_LINES = " ".join(
 def test_a_short_query_is_kept_whole():
     query = "Where did Ann book the offsite? " * 10
 
-    assert cut_query(query) == query
+    assert cut_query(query).text == query
     assert semantic_text(query) == query
 
 
@@ -27,7 +27,7 @@ def test_a_long_query_keeps_its_question_wherever_it_is_and_both_ends():
     question = "Why did the billing job fail?"
     message = f"Deploy notes for the billing job. {LOG_LINES} {question} {LOG_LINES} Thanks, Bo"
 
-    cut = cut_query(message)
+    cut = cut_query(message).text
 
     assert len(message) > MAX_QUERY_CHARS >= len(cut)
     assert cut.startswith("Deploy notes for the billing job.")
@@ -37,7 +37,7 @@ def test_a_long_query_keeps_its_question_wherever_it_is_and_both_ends():
 
 
 def test_the_cut_ends_its_parts_at_spaces_not_inside_words():
-    cut = cut_query(LOG_LINES * 2)
+    cut = cut_query(LOG_LINES * 2).text
     words = set((LOG_LINES * 2).split())
 
     assert all(word in words for part in cut.split(GAP) for word in part.split())
@@ -49,7 +49,7 @@ def test_the_last_questions_are_kept_first_when_they_do_not_all_fit():
     ]
     message = " ".join(questions)
 
-    cut = cut_query(message)
+    cut = cut_query(message).text
 
     assert questions[-1] in cut and questions[0] in cut  # the last asked, and the start
     assert len(cut) <= MAX_QUERY_CHARS
@@ -67,8 +67,10 @@ def test_a_long_query_is_embedded_as_its_questions():
 
 @given(st.text(max_size=6_000))
 def test_a_cut_query_never_exceeds_the_limit(text: str):
-    assert len(cut_query(text)) <= MAX_QUERY_CHARS
-    assert cut_query(text) == text or len(text) > MAX_QUERY_CHARS
+    cut = cut_query(text).text
+    assert len(cut) <= MAX_QUERY_CHARS
+    assert cut == text or len(text) > MAX_QUERY_CHARS
+    assert not cut.startswith(GAP) and not cut.endswith(GAP)
 
 
 def test_recall_answers_the_question_at_the_end_of_a_long_message(tmp_path: Path):
@@ -79,7 +81,9 @@ def test_recall_answers_the_question_at_the_end_of_a_long_message(tmp_path: Path
         result = memory.recall(message)
 
         assert result.items[0].content == "@Ann: drinks flat white with oat milk"
-        assert f"query of {len(message)} characters cut to {MAX_QUERY_CHARS}" in result.notes[0]
+        assert result.notes[0].startswith(f"query of {len(message)} characters cut to ")
+        assert result.notes[0].endswith(": its questions, start and end searched")
+        assert result.query == memory.searched_query(message)
 
 
 def test_recall_of_a_long_message_with_its_question_in_the_middle(memory: Memory):
@@ -97,3 +101,56 @@ def test_search_takes_a_long_message_as_recall_does(tmp_path: Path):
 
         assert hits[0].text == "@Ann: drinks flat white with oat milk"
         assert memory.search_notes(message)[0].startswith(f"query of {len(message)} characters")
+
+
+def test_a_question_mark_inside_a_url_or_code_asks_nothing():
+    noise = " ".join(
+        f"GET https://example.com/invoices?page={n} then SELECT * FROM t WHERE id = ? and"
+        f" x = a > b ? a : b;"
+        for n in range(40)
+    )
+    message = f"{noise} Where did Ann book the offsite? {noise.replace('page', 'p')}"
+
+    cut = cut_query(message)
+
+    assert cut.questions == 1 and "Where did Ann book the offsite?" in cut.text
+    # no sentence ends in the log before it: the question is its sentence's last 400 characters
+    meaning = semantic_text(cut.text)
+    assert meaning.endswith("b; Where did Ann book the offsite?") and len(meaning) <= 400
+
+
+def test_the_end_of_a_question_longer_than_half_the_cut_is_kept():
+    emoji = "🙂" * 3_000
+    long_question = f"{LOG_LINES} {LOG_LINES} so what does Ann drink?"
+
+    assert "What does Ann drink?" in cut_query(f"{emoji} What does Ann drink? {emoji}").text
+    assert cut_query(f"{long_question} {LOG_LINES}").text.count("what does Ann drink?") == 1
+
+
+def test_an_arabic_question_is_a_question():
+    question = "ماذا تشرب آن؟"
+    message = f"{LOG_LINES} {question} {LOG_LINES.replace('worker', 'node')}"
+
+    assert question in cut_query(message).text
+    assert semantic_text(message) == question
+
+
+def test_the_note_says_what_a_cut_kept_and_never_claims_a_question():
+    no_question = LOG_LINES * 2
+
+    assert cut_query(no_question).note(no_question).endswith(": its start and end searched")
+    assert cut_query(" " * 5_000).text == ""
+    assert cut_query("short").note("short") == ""
+
+
+def test_words_broken_by_lines_and_tabs_are_not_cut():
+    text = "\n".join(f"line{n}\tvalue{n}" for n in range(600))
+    words = set(text.split())
+
+    assert all(word in words for part in cut_query(text).text.split(GAP) for word in part.split())
+
+
+def test_a_question_whose_next_sentence_lost_its_space_is_still_a_question():
+    message = f"{LOG_LINES} What does Ann drink?The log goes on. {LOG_LINES.replace('w', 'v')}"
+
+    assert semantic_text(message) == "What does Ann drink?"

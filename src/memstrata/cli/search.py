@@ -56,7 +56,7 @@ def search(
     for note in notes:
         click.echo(f"note: {note}", err=True)
     if as_json:
-        echo_json({"query": text, "hits": hits, "notes": notes})
+        echo_json({"query": memory.searched_query(text), "hits": hits, "notes": notes})
         return
     if not hits:
         click.echo("no results")

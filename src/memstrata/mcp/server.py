@@ -187,7 +187,8 @@ class MemoryTools:
                 )
             )
             budget = self.memory.config.budgets.recall_bytes
-            return search_payload(query, hits, budget, agent, self.memory.search_notes(query))
+            searched, notes = self.memory.searched_query(query), self.memory.search_notes(query)
+            return search_payload(searched, hits, budget, agent, notes)
 
         return self._run(answer)
 

@@ -8,17 +8,19 @@ a read should answer, so both steps below put them first:
 - **The cut** (:func:`cut_query`): a query over :data:`MAX_QUERY_CHARS` is cut to that many
   characters, which bounds every arm's cost (time phrases, entity phrases, the embedding).
   What is kept is its questions (sentences ending in a question mark, the last ones first,
-  up to half the length) and as much of its start and end as fits, in the message's order,
-  joined by `` … ``. A cut to the first characters lost the question at the end of every
-  message longer than that.
+  up to half the length; of a long question, its end) and as much of its start
+  and end as fits, in the message's order, joined by `` … ``. A cut to the first characters
+  lost the question at the end of every message longer than that. A ``?`` counts where it
+  closes a sentence, not in a URL's query or SQL's ``id = ?`` (:func:`~memstrata.fts.
+  question_spans`).
 - **The meaning** (:func:`semantic_text`): the semantic arm embeds one vector for the whole
-  query, and the words around a question drown it: a long query (more than
-  :data:`~memstrata.fts.MAX_TERMS` terms, where the lexical arm keeps its questions' words
-  first too) that holds a question is embedded as its questions alone.
+  query, and the words around a question drown it: a long query (over 1,000 characters, or
+  more than :data:`~memstrata.fts.MAX_TERMS` terms, where the lexical arm keeps its
+  questions' words first too) that holds a question is embedded as its questions alone.
 
 Measured through ``Memory.recall`` (LoCoMo, each turn a journal entry, every question put at
 the start, in the middle or at the end of 1,800 characters of other conversations' turns):
-recall@10 0.172 / 0.035 / 0.067 before, 0.403 / 0.394 / 0.405 with both (0.704 for the
+recall@10 0.172 / 0.035 / 0.067 before, 0.403 / 0.403 / 0.405 with both (0.704 for the
 question alone); with the whole message embedded, 0.14 wherever the question is
 (``docs/benchmarks-retrieval.md``). The filler there shares no topic with the question; in a
 real message the context around a question still reaches the lexical arm through its start
@@ -27,65 +29,100 @@ and end.
 
 from __future__ import annotations
 
-from memstrata.fts import MAX_TERMS, query_terms, sentence_spans
+import re
+from dataclasses import dataclass
+
+from memstrata.fts import MAX_TERMS, query_terms, question_spans
 from memstrata.recall.inputs import MAX_QUERY_CHARS
 
-#: what joins the parts of a cut query
+#: what joins the parts of a cut query (a mark that ends a sentence, so a question after it
+#: is not read as the end of the part before)
 GAP = " … "
+#: the most of one question a read keeps, its end: a question runs back to the sentence end
+#: before it, and in a log or code with none that is everything since
+QUESTION_MAX_CHARS = 400
+#: how far a part's edge moves to end at a space rather than inside a word
+_WORD_REACH = 40
+_SPACE = re.compile(r"\s")
 
 
-def cut_query(query: str, limit: int = MAX_QUERY_CHARS) -> str:
+@dataclass(frozen=True, slots=True)
+class CutQuery:
+    """A query as a read searches it, and how many of its questions the cut kept."""
+
+    text: str
+    questions: int = 0
+
+    def note(self, query: str) -> str:
+        """What a read says of the cut of ``query`` ("" when it was not cut)."""
+        if self.text == query:
+            return ""
+        kept = "its questions, start and end" if self.questions else "its start and end"
+        return f"query of {len(query)} characters cut to {len(self.text)}: {kept} searched"
+
+
+def cut_query(query: str, limit: int = MAX_QUERY_CHARS) -> CutQuery:
     """``query`` when it has at most ``limit`` characters; else its questions (the last first,
-    up to half of ``limit``) and its start and end around them, at most ``limit`` characters
-    in all, in the query's order (module docstring). Parts end at spaces where they can."""
+    up to half of ``limit``; of a longer one, its end) and its start and end around them, at
+    most ``limit`` characters in all, in the query's order (module docstring). Parts end at
+    spaces where one is near."""
     if len(query) <= limit:
-        return query
+        return CutQuery(query)
     budget = limit // 2
     spans: list[tuple[int, int]] = []
-    for start, end in reversed(_question_spans(query)):
-        if end - start > budget:
-            continue
+    for start, end in reversed(_questions(query)):
+        room = budget - len(GAP)
+        if room < _WORD_REACH:
+            break
+        if end - start > room:
+            start = _word_start(query, end - room, limit=end)
         spans.append((start, end))
         budget -= end - start + len(GAP)
-    spans.sort()
     rest = limit - sum(end - start + len(GAP) for start, end in spans) - len(GAP)
     head = _word_end(query, max(rest // 2, 0))
     tail = _word_start(query, len(query) - max(rest - head, 0))
-    parts = _merged([(0, head), *spans, (tail, len(query))])
-    return GAP.join(query[start:end].strip() for start, end in parts)
+    parts = [query[a:b].strip() for a, b in _merged([(0, head), *spans, (tail, len(query))])]
+    return CutQuery(GAP.join(part for part in parts if part), len(spans))
 
 
 def semantic_text(query: str) -> str:
-    """What the semantic arm embeds for ``query``: its questions when it is long and asks
+    """What the semantic arm embeds for ``query``: its questions when it is long (over half
+    :data:`MAX_QUERY_CHARS` characters, or more terms than the lexical arm searches) and asks
     something (module docstring), else the query."""
-    if len(query_terms(query)) <= MAX_TERMS:
+    if len(query) <= MAX_QUERY_CHARS // 2 and len(query_terms(query)) <= MAX_TERMS:
         return query
-    asked = [query[start:end].strip() for start, end in _question_spans(query)]
+    asked = [query[start:end].strip() for start, end in _questions(query)]
     return " ".join(asked) or query
 
 
-def _question_spans(text: str) -> list[tuple[int, int]]:
-    return [(start, end) for start, end in sentence_spans(text) if _asks(text[start:end])]
-
-
-def _asks(sentence: str) -> bool:
-    return sentence.rstrip().endswith(("?", "？"))
+def _questions(text: str) -> list[tuple[int, int]]:
+    """The questions of ``text`` (:func:`~memstrata.fts.question_spans`), each at most its
+    last :data:`QUESTION_MAX_CHARS` characters: the end of a sentence is what it asks."""
+    return [
+        (_word_start(text, end - QUESTION_MAX_CHARS, limit=end), end)
+        if end - start > QUESTION_MAX_CHARS
+        else (start, end)
+        for start, end in question_spans(text)
+    ]
 
 
 def _word_end(text: str, at: int) -> int:
-    """``at``, moved back to the space before a word it would cut (unless none is near)."""
+    """``at``, moved back to the space before a word it would cut, when one is near."""
     if at <= 0 or at >= len(text) or text[at].isspace() or text[at - 1].isspace():
         return max(at, 0)
-    space = text.rfind(" ", 0, at)
-    return space if at - space < 40 and space > 0 else at
+    before = text[max(at - _WORD_REACH, 0) : at]
+    spaces = [match.start() for match in _SPACE.finditer(before)]
+    return at - len(before) + spaces[-1] if spaces else at
 
 
-def _word_start(text: str, at: int) -> int:
-    """``at``, moved on to the start of the next word when it would cut one."""
-    if at <= 0 or at >= len(text) or text[at - 1].isspace():
-        return min(max(at, 0), len(text))
-    space = text.find(" ", at)
-    return space + 1 if 0 <= space < at + 40 else at
+def _word_start(text: str, at: int, limit: int | None = None) -> int:
+    """``at``, moved on to the start of the next word when it would cut one and a space is
+    near (before ``limit``)."""
+    end = len(text) if limit is None else limit
+    if at <= 0 or at >= end or text[at - 1].isspace():
+        return min(max(at, 0), end)
+    space = _SPACE.search(text, at, min(at + _WORD_REACH, end))
+    return space.end() if space else at
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
