@@ -60,6 +60,7 @@ _TOKEN = re.compile(_WORD, re.UNICODE)
 # Words joined by - . / or : with no space: "2025-11", "GPT-4", "v2.11", "feature/login".
 _COMPOUND = re.compile(f"[^\\W_]+(?:[-./:][^\\W_]+)+|{_WORD}", re.UNICODE)
 _DIGIT = re.compile(r"\d")
+_SPACE = re.compile(r"\s")
 _IS_CJK = re.compile(f"^[{_CJK}]+$")
 # Where a sentence ends: after a ? or ! that closes a word and is followed by a space, a
 # closing quote or bracket, or a capital ("drink?The": a space forgotten), not by the rest of
@@ -69,6 +70,9 @@ _IS_CJK = re.compile(f"^[{_CJK}]+$")
 _SENTENCE_END = re.compile(r"(?<=\S[?!])(?=[\s\"'”’»)\]A-Z]|$)|(?<=\.)(?=\s)|(?<=[。！？…؟፧])|\n")
 #: marks that end a question: ASCII and full-width, Arabic, Ethiopic
 QUESTION_MARKS = ("?", "？", "؟", "፧")
+#: the most of one question that counts, its end: a question runs back to the sentence end
+#: before it, and in a log or code with none that is everything since
+QUESTION_MAX_CHARS = 400
 
 STOP_WORDS = frozenset(
     """
@@ -185,12 +189,18 @@ def _asked_terms(query: str) -> set[str]:
 
 def question_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each question of ``text``: a sentence (:func:`sentence_spans`)
-    ending in a question mark (:data:`QUESTION_MARKS`), before any closing quote or bracket."""
-    return [
-        (start, end)
-        for start, end in sentence_spans(text)
-        if text[start:end].rstrip().rstrip("\"'”’»)]").endswith(QUESTION_MARKS)
-    ]
+    ending in a question mark (:data:`QUESTION_MARKS`), before any closing quote or bracket;
+    of a longer one, its last :data:`QUESTION_MAX_CHARS` characters from a word's start."""
+    spans = []
+    for start, end in sentence_spans(text):
+        if not text[start:end].rstrip().rstrip("\"'”’»)]").endswith(QUESTION_MARKS):
+            continue
+        if end - start > QUESTION_MAX_CHARS:
+            start = end - QUESTION_MAX_CHARS
+            space = _SPACE.search(text, start, min(start + 40, end))
+            start = space.end() if space else start
+        spans.append((start, end))
+    return spans
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

@@ -11,8 +11,8 @@ a read should answer, so both steps below put them first:
   up to half the length; of a long question, its end) and as much of its start
   and end as fits, in the message's order, joined by `` … ``. A cut to the first characters
   lost the question at the end of every message longer than that. A ``?`` counts where it
-  closes a sentence, not in a URL's query or SQL's ``id = ?`` (:func:`~memstrata.fts.
-  question_spans`).
+  closes a sentence, not in a URL's query or SQL's ``id = ?``; a question is at most its last
+  400 characters (:func:`~memstrata.fts.question_spans`).
 - **The meaning** (:func:`semantic_text`): the semantic arm embeds one vector for the whole
   query, and the words around a question drown it: a long query (over 1,000 characters, or
   more than :data:`~memstrata.fts.MAX_TERMS` terms, where the lexical arm keeps its
@@ -38,9 +38,6 @@ from memstrata.recall.inputs import MAX_QUERY_CHARS
 #: what joins the parts of a cut query (a mark that ends a sentence, so a question after it
 #: is not read as the end of the part before)
 GAP = " … "
-#: the most of one question a read keeps, its end: a question runs back to the sentence end
-#: before it, and in a log or code with none that is everything since
-QUESTION_MAX_CHARS = 400
 #: how far a part's edge moves to end at a space rather than inside a word
 _WORD_REACH = 40
 _SPACE = re.compile(r"\s")
@@ -70,7 +67,7 @@ def cut_query(query: str, limit: int = MAX_QUERY_CHARS) -> CutQuery:
         return CutQuery(query)
     budget = limit // 2
     spans: list[tuple[int, int]] = []
-    for start, end in reversed(_questions(query)):
+    for start, end in reversed(question_spans(query)):
         room = budget - len(GAP)
         if room < _WORD_REACH:
             break
@@ -91,19 +88,8 @@ def semantic_text(query: str) -> str:
     something (module docstring), else the query."""
     if len(query) <= MAX_QUERY_CHARS // 2 and len(query_terms(query)) <= MAX_TERMS:
         return query
-    asked = [query[start:end].strip() for start, end in _questions(query)]
+    asked = [query[start:end].strip() for start, end in question_spans(query)]
     return " ".join(asked) or query
-
-
-def _questions(text: str) -> list[tuple[int, int]]:
-    """The questions of ``text`` (:func:`~memstrata.fts.question_spans`), each at most its
-    last :data:`QUESTION_MAX_CHARS` characters: the end of a sentence is what it asks."""
-    return [
-        (_word_start(text, end - QUESTION_MAX_CHARS, limit=end), end)
-        if end - start > QUESTION_MAX_CHARS
-        else (start, end)
-        for start, end in question_spans(text)
-    ]
 
 
 def _word_end(text: str, at: int) -> int:
