@@ -73,6 +73,8 @@ QUESTION_MARKS = ("?", "？", "؟", "፧")
 #: the most of one question that counts, its end: a question runs back to the sentence end
 #: before it, and in a log or code with none that is everything since
 QUESTION_MAX_CHARS = 400
+#: how far an edge cut into a text moves to fall at a space rather than inside a word
+WORD_REACH = 40
 
 STOP_WORDS = frozenset(
     """
@@ -196,9 +198,7 @@ def question_spans(text: str) -> list[tuple[int, int]]:
         if not text[start:end].rstrip().rstrip("\"'”’»)]").endswith(QUESTION_MARKS):
             continue
         if end - start > QUESTION_MAX_CHARS:
-            start = end - QUESTION_MAX_CHARS
-            space = _SPACE.search(text, start, min(start + 40, end))
-            start = space.end() if space else start
+            start = word_start(text, end - QUESTION_MAX_CHARS, limit=end)
         spans.append((start, end))
     return spans
 
@@ -217,6 +217,25 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     if text[start:].strip():
         spans.append((start, len(text)))
     return spans
+
+
+def word_end(text: str, at: int) -> int:
+    """``at``, moved back to the space before a word it would cut, when one is near."""
+    if at <= 0 or at >= len(text) or text[at].isspace() or text[at - 1].isspace():
+        return max(at, 0)
+    before = text[max(at - WORD_REACH, 0) : at]
+    spaces = [match.start() for match in _SPACE.finditer(before)]
+    return at - len(before) + spaces[-1] if spaces else at
+
+
+def word_start(text: str, at: int, limit: int | None = None) -> int:
+    """``at``, moved on to the start of the next word when it would cut one and a space is
+    near (before ``limit``)."""
+    end = len(text) if limit is None else limit
+    if at <= 0 or at >= end or text[at - 1].isspace():
+        return min(max(at, 0), end)
+    space = _SPACE.search(text, at, min(at + WORD_REACH, end))
+    return space.end() if space else at
 
 
 def _ends(positions: list[int], count: int) -> list[int]:

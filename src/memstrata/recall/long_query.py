@@ -29,18 +29,15 @@ and end.
 
 from __future__ import annotations
 
-import re
+import functools
 from dataclasses import dataclass
 
-from memstrata.fts import MAX_TERMS, query_terms, question_spans
+from memstrata.fts import MAX_TERMS, WORD_REACH, query_terms, question_spans, word_end, word_start
 from memstrata.recall.inputs import MAX_QUERY_CHARS
 
 #: what joins the parts of a cut query (a mark that ends a sentence, so a question after it
 #: is not read as the end of the part before)
 GAP = " … "
-#: how far a part's edge moves to end at a space rather than inside a word
-_WORD_REACH = 40
-_SPACE = re.compile(r"\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +55,7 @@ class CutQuery:
         return f"query of {len(query)} characters cut to {len(self.text)}: {kept} searched"
 
 
+@functools.lru_cache(maxsize=8)  # a search cuts its query for hits, notes and the echo
 def cut_query(query: str, limit: int = MAX_QUERY_CHARS) -> CutQuery:
     """``query`` when it has at most ``limit`` characters; else its questions (the last first,
     up to half of ``limit``; of a longer one, its end) and its start and end around them, at
@@ -69,15 +67,15 @@ def cut_query(query: str, limit: int = MAX_QUERY_CHARS) -> CutQuery:
     spans: list[tuple[int, int]] = []
     for start, end in reversed(question_spans(query)):
         room = budget - len(GAP)
-        if room < _WORD_REACH:
+        if room < WORD_REACH:
             break
         if end - start > room:
-            start = _word_start(query, end - room, limit=end)
+            start = word_start(query, end - room, limit=end)
         spans.append((start, end))
         budget -= end - start + len(GAP)
     rest = limit - sum(end - start + len(GAP) for start, end in spans) - len(GAP)
-    head = _word_end(query, max(rest // 2, 0))
-    tail = _word_start(query, len(query) - max(rest - head, 0))
+    head = word_end(query, max(rest // 2, 0))
+    tail = word_start(query, len(query) - max(rest - head, 0))
     parts = [query[a:b].strip() for a, b in _merged([(0, head), *spans, (tail, len(query))])]
     return CutQuery(GAP.join(part for part in parts if part), len(spans))
 
@@ -90,25 +88,6 @@ def semantic_text(query: str) -> str:
         return query
     asked = [query[start:end].strip() for start, end in question_spans(query)]
     return " ".join(asked) or query
-
-
-def _word_end(text: str, at: int) -> int:
-    """``at``, moved back to the space before a word it would cut, when one is near."""
-    if at <= 0 or at >= len(text) or text[at].isspace() or text[at - 1].isspace():
-        return max(at, 0)
-    before = text[max(at - _WORD_REACH, 0) : at]
-    spaces = [match.start() for match in _SPACE.finditer(before)]
-    return at - len(before) + spaces[-1] if spaces else at
-
-
-def _word_start(text: str, at: int, limit: int | None = None) -> int:
-    """``at``, moved on to the start of the next word when it would cut one and a space is
-    near (before ``limit``)."""
-    end = len(text) if limit is None else limit
-    if at <= 0 or at >= end or text[at - 1].isspace():
-        return min(max(at, 0), end)
-    space = _SPACE.search(text, at, min(at + _WORD_REACH, end))
-    return space.end() if space else at
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
