@@ -57,6 +57,15 @@ def memory(workspace: Path, fixed_now: datetime):
 
 
 @pytest.fixture
+def words_memory(workspace: Path, fixed_now: datetime):
+    """A Memory with no embedder: what recall finds, it finds by words, names and time alone."""
+    from memstrata import Memory
+
+    with Memory(workspace, clock=lambda: fixed_now, embeddings=False) as opened:
+        yield opened
+
+
+@pytest.fixture
 def endpoint() -> Iterator[str]:
     """The ``/v1`` URL of a fake OpenAI-compatible embeddings server on 127.0.0.1
     (``tests/providers/fake_endpoint.py``), in mode ``ok``."""

@@ -2,7 +2,6 @@
 
 import json
 import shutil
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -12,15 +11,12 @@ from memstrata.index.db import topic_aliases
 from memstrata.model import Topic, TopicMeta
 from tests.cli.process import run
 
-NOW = datetime(2025, 11, 27, 10, 0, 0, tzinfo=UTC)
 LI_NA = "# 李娜 (Li Na)\nBackend engineer in the Shanghai office."
 
 
 @pytest.fixture
-def memory(workspace: Path):
-    # no embeddings: what is found is found by words and names alone
-    with Memory(workspace, clock=lambda: NOW, embeddings=False) as opened:
-        yield opened
+def memory(words_memory: Memory) -> Memory:
+    return words_memory  # no embedder: what is found is found by words and names alone
 
 
 def _journal_lines(memory: Memory, query: str = "", entity: str | None = None) -> list[str]:

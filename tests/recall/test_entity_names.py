@@ -1,20 +1,13 @@
 """Names recall matches an entity by: how a mention is read, and how a query's words find it."""
 
-from datetime import UTC, datetime
-from pathlib import Path
-
 import pytest
 
 from memstrata import Memory
 
-NOW = datetime(2025, 11, 27, 10, 0, 0, tzinfo=UTC)
-
 
 @pytest.fixture
-def memory(workspace: Path):
-    # no embeddings: what is found is found by words and names alone
-    with Memory(workspace, clock=lambda: NOW, embeddings=False) as opened:
-        yield opened
+def memory(words_memory: Memory) -> Memory:
+    return words_memory  # no embedder: what is found is found by words and names alone
 
 
 def _found_by_entity(memory: Memory, query: str = "", entity: str | None = None) -> list[str]:
