@@ -36,7 +36,7 @@ from memstrata.errors import (
     TopicNotFound,
     WorkspaceReadOnly,
 )
-from memstrata.fts import MAX_TERMS, content_terms, dropped_terms, query_terms
+from memstrata.fts import content_terms, query_terms
 from memstrata.index.db import IndexDB, topic_held_reason
 from memstrata.index_sync import (
     SyncReport,
@@ -78,7 +78,7 @@ from memstrata.recall.inputs import (
     checked_query,
 )
 from memstrata.recall.lexical import search_journal, search_topics
-from memstrata.recall.long_query import cut_query
+from memstrata.recall.long_query import cut_query, searched_with_notes
 from memstrata.recall.semantic_state import SemanticState
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
@@ -930,18 +930,9 @@ class Memory:
     def search_notes(self, query: str) -> tuple[str, ...]:
         """What a search of ``query`` (just run) should say beside its hits: that the query had
         nothing to match, or that the embedder failed and turns were ranked by words alone."""
-        notes, query = [], checked_query(query)
-        cut = cut_query(query)
-        if cut.text != query:
-            notes.append(cut.note(query))
-            query = cut.text
+        query, notes = searched_with_notes(checked_query(query))
         if not content_terms(query):
             notes.append(f"nothing to search: the query has {_wordless(query)}")
-        if dropped := dropped_terms(query):
-            notes.append(
-                f"query has over {MAX_TERMS} terms: {len(dropped)} of the least informative not"
-                f" searched ({', '.join(dropped[:3])} …)"
-            )
         notes.extend(self.semantic.search_notes())
         notes.extend(f"raw transcripts not searched: {problem}" for problem in self._raw_problems())
         notes.extend(self._take_index_note())
@@ -1118,16 +1109,7 @@ class Memory:
             raise InputError(
                 f"since {since!r} starts after until {until!r} ends: no time lies between"
             )
-        notes: list[str] = []
-        cut = cut_query(query)
-        if cut.text != query:
-            notes.append(cut.note(query))
-            query = cut.text
-        if dropped := dropped_terms(query):
-            notes.append(
-                f"query has over {MAX_TERMS} terms: {len(dropped)} of the least informative not"
-                f" searched ({', '.join(dropped[:3])} …)"
-            )
+        query, notes = searched_with_notes(query)
         if not content_terms(query) and not (since or until or kind or entity):
             # nothing to match: returning what lies nearest an empty vector would be noise
             notes.append(
@@ -1208,8 +1190,9 @@ class Memory:
         notes: tuple[str, ...] = tuple(report.mended)
         with self._one_refresh():
             view = self.index_view()
-            if query and not content_terms(checked_query(query)):
-                notes = (*notes, f"nothing to recall: the query has {_wordless(query)}")
+            searched, said = searched_with_notes(checked_query(query)) if query else ("", [])
+            if query and not content_terms(searched):
+                notes = (*notes, *said, f"nothing to recall: the query has {_wordless(searched)}")
             elif query:
                 # Access is recorded below, for what goes in: an item the budget trimmed
                 # never reached the model, and use must not lift it in later rankings.

@@ -103,6 +103,18 @@ def test_search_takes_a_long_message_as_recall_does(tmp_path: Path):
         assert memory.search_notes(message)[0].startswith(f"query of {len(message)} characters")
 
 
+def test_the_context_of_a_long_prompt_without_words_says_it_was_cut_and_why_nothing_came(
+    tmp_path: Path,
+):
+    with build_demo_workspace(tmp_path / "demo") as memory:
+        prompt = "😀 👍 " * 1000
+
+        notes = memory.context(prompt).notes
+
+        assert notes[0].startswith(f"query of {len(prompt)} characters cut to ")
+        assert notes[1] == "nothing to recall: the query has no words"
+
+
 def test_a_question_mark_inside_a_url_or_code_asks_nothing():
     noise = " ".join(
         f"GET https://example.com/invoices?page={n} then SELECT * FROM t WHERE id = ? and"

@@ -32,7 +32,15 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from memstrata.fts import MAX_TERMS, WORD_REACH, query_terms, question_spans, word_end, word_start
+from memstrata.fts import (
+    MAX_TERMS,
+    WORD_REACH,
+    dropped_terms,
+    query_terms,
+    question_spans,
+    word_end,
+    word_start,
+)
 from memstrata.recall.inputs import MAX_QUERY_CHARS
 
 #: what joins the parts of a cut query (a mark that ends a sentence, so a question after it
@@ -78,6 +86,22 @@ def cut_query(query: str, limit: int = MAX_QUERY_CHARS) -> CutQuery:
     tail = word_start(query, len(query) - max(rest - head, 0))
     parts = [query[a:b].strip() for a, b in _merged([(0, head), *spans, (tail, len(query))])]
     return CutQuery(GAP.join(part for part in parts if part), len(spans))
+
+
+def searched_with_notes(query: str) -> tuple[str, list[str]]:
+    """``query`` as a read searches it (:func:`cut_query`), and what the read says of that:
+    that the query was cut, that its least informative terms past :data:`MAX_TERMS` were not
+    searched."""
+    notes = []
+    cut = cut_query(query)
+    if cut.text != query:
+        notes.append(cut.note(query))
+    if dropped := dropped_terms(cut.text):
+        notes.append(
+            f"query has over {MAX_TERMS} terms: {len(dropped)} of the least informative not"
+            f" searched ({', '.join(dropped[:3])} …)"
+        )
+    return cut.text, notes
 
 
 def semantic_text(query: str) -> str:
