@@ -12,6 +12,29 @@ from dataclasses import dataclass
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 
+class LazyPattern:
+    """A regex compiled when first matched. The table's ~150 rules took ~80 ms to compile at
+    import, paid by every command that reads (the Index is checked before it is injected);
+    a text is only ever tried against the rules whose start words it holds."""
+
+    __slots__ = ("_compiled", "flags", "source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source, self.flags = source, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def _pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self._pattern().match(text, pos)
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self._pattern().search(text, pos)
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One detection rule: a regex, where its matches may start, and how a hit counts."""
@@ -19,7 +42,7 @@ class Rule:
     name: str
     family: str
     weight: float
-    pattern: re.Pattern[str]
+    pattern: LazyPattern
     word_starts: tuple[str, ...]  # a match starts with one of these at a word start ...
     other_starts: tuple[str, ...]  # ... or with one of these anywhere ...
     line_heads: frozenset[str]  # ... or at a line whose first word ("#" for a heading) is one
@@ -28,8 +51,8 @@ class Rule:
     mentionable: bool  # discounted when quoted in prose about injection
     in_code: bool  # discounted inside code fences and inline code
     doc_aware: bool  # discounted when aimed at a named document
-    before: re.Pattern[str] | None  # must also occur earlier in the clause ...
-    after: re.Pattern[str] | None  # ... or later in it
+    before: LazyPattern | None  # must also occur earlier in the clause ...
+    after: LazyPattern | None  # ... or later in it
 
 
 def _rule(
@@ -59,7 +82,7 @@ def _rule(
     )
     other_starts = () if line_heads else tuple(s for s in first if s not in word_starts)
     branches = (branch.removeprefix(r"\b") for branch in _top_level_branches(pattern))
-    compiled = re.compile("|".join(branches), re.MULTILINE)
+    compiled = LazyPattern("|".join(branches), re.MULTILINE)
     cjk = not any(start.isascii() for start in first)
     return Rule(
         name,
@@ -74,8 +97,8 @@ def _rule(
         mentionable,
         in_code,
         doc_aware,
-        re.compile(before) if before else None,
-        re.compile(after) if after else None,
+        LazyPattern(before) if before else None,
+        LazyPattern(after) if after else None,
     )
 
 
