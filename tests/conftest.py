@@ -32,6 +32,19 @@ def transcripts(shared_data: Path) -> Path:
     return shared_data / "transcripts"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _user_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The user cache (the default embedder's mapped model) in a folder of this run, not the
+    home of whoever runs the tests; subprocesses inherit it."""
+    saved = os.environ.get("MEMSTRATA_CACHE_DIR")
+    os.environ["MEMSTRATA_CACHE_DIR"] = str(tmp_path_factory.mktemp("user-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("MEMSTRATA_CACHE_DIR", None)
+    else:
+        os.environ["MEMSTRATA_CACHE_DIR"] = saved
+
+
 @pytest.fixture
 def fixed_now() -> datetime:
     return datetime(2025, 11, 27, 10, 0, 0, tzinfo=UTC)

@@ -14,6 +14,7 @@ import numpy as np
 
 from memstrata.providers.blas import blas_threads, usable_cpus
 from memstrata.providers.embedder import Vectors, normalise_rows
+from memstrata.providers.use_mapped import load_parts
 
 # Long texts cost time quadratically in nothing but linearly in tokens; past this many
 # characters the encoder's averaged representation stops improving, so we cut.
@@ -37,6 +38,7 @@ class UniversalSentenceEncoder:
         # 140 ms instead of 1.3 ms per query and 57 instead of 1,230 passages/s on 2 cores.
         self._model: Any = USE(threads=None)
         self._threads = usable_cpus(limit=4)
+        self._loaded = False
 
     @property
     def name(self) -> str:
@@ -49,6 +51,10 @@ class UniversalSentenceEncoder:
     def embed(self, texts: Sequence[str], *, query: bool = False) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if not self._loaded:
+            # ~0.1 s from the mapped copy in the user's cache instead of ~1.2 s from the wheel
+            load_parts(self._model)
+            self._loaded = True
         clipped = [text[:MAX_CHARS] if text.strip() else "." for text in texts]
         threads = 1 if len(clipped) <= QUERY_BATCH else self._threads
         with blas_threads(threads):
