@@ -1036,7 +1036,7 @@ class Memory:
 
     @property
     def use_embeddings(self) -> bool:
-        """False keeps the embedding model unloaded: a hook's prompt must not wait ~1.5 s."""
+        """False keeps the embedding model and the vectors unloaded: a hook must not wait."""
         return self.semantic.enabled
 
     @property

@@ -204,8 +204,9 @@ def open_memory(workspace: Path | None, payload: dict[str, Any]) -> Memory:
     """``--workspace``, else ``$MEMSTRATA_WORKSPACE``, else the nearest above the payload's cwd."""
     cwd = payload.get("cwd")
     start = Path(cwd) if isinstance(cwd, str) and cwd and Path(cwd).is_dir() else None
-    # No embedding model in a hook: loading it (~1.5 s) would hold up every prompt. Hook recall
-    # runs the lexical, entity and temporal arms over vectors-free data, and says so.
+    # No embedding model in a hook: loading it and the vectors (~0.4 s more per prompt at 10k
+    # topics, even with the model mapped from the user cache) would hold up every prompt. Hook
+    # recall runs the lexical, entity and temporal arms over vectors-free data, and says so.
     return Memory(find_workspace(workspace, start=start).root, embeddings=False)
 
 

@@ -60,7 +60,7 @@ class SemanticState:
         self.lock = lock
         #: the workspace cannot be written: keep no cache file, record no rest
         self.read_only = False
-        #: False keeps the embedding model unloaded (hooks: a prompt must not wait ~1.5 s for it)
+        #: False keeps the embedding model and the vectors unloaded (hooks: a prompt must not wait)
         self.enabled = enabled
         #: what loading the embedder fell back from or set aside, for the reads' notes
         self.note = ""
