@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
+import numpy as np
+
+from memstrata.providers.embedder import normalise_rows
 from memstrata.providers.hashing import HashingEmbedder
 from memstrata.recall.semantic import (
     VectorIndex,
@@ -139,3 +142,19 @@ def test_a_reload_at_another_width_drops_what_it_held(tmp_path):
 
     assert reloaded.refs == ("t#1",)
     assert reloaded.matrix.shape == (1, 16)
+
+
+def test_equal_vectors_get_equal_cosines_wherever_they_sit_in_the_index():
+    # A matrix product sums the rows of a block's tail another way: the first and last of
+    # these equal rows came out a bit apart in about half of such matrices, and equal topics
+    # swapped places between two reads of one context.
+    rng = np.random.default_rng(7)
+    for size in (5, 17, 33, 59):
+        matrix = normalise_rows(rng.standard_normal((size, 512)))
+        matrix[-1] = matrix[0]
+        refs = [f"topic-{n:02d}" for n in range(size)]
+        query = normalise_rows(rng.standard_normal(512))
+
+        hits = dict(VectorIndex.from_rows(refs, matrix).search(query, size))
+
+        assert hits["topic-00"] == hits[f"topic-{size - 1:02d}"]

@@ -64,6 +64,16 @@ def normalise_rows(matrix: npt.ArrayLike) -> Vectors:
     return np.ascontiguousarray(rows / norms, dtype=np.float32)
 
 
+def row_dots(rows: Vectors, query: Vectors) -> Vectors:
+    """Each row's dot product with ``query``, every row summed the same way.
+
+    A matrix product's kernel takes rows in blocks and sums a block's tail differently, so two
+    equal rows can get cosines a bit apart, and which one is ahead can change when the rows
+    move (an item added): equal topics would swap places between two reads. Used on the few
+    rows a search keeps, after a matrix product has picked them."""
+    return np.multiply(rows, np.asarray(query, dtype=np.float32).reshape(1, -1)).sum(axis=1)
+
+
 def load_embedder(
     spec: str = DEFAULT_EMBEDDER,
     *,

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memstrata.providers.embedder import Vectors
+from memstrata.providers.embedder import Vectors, row_dots
 from memstrata.sqlite import immediate
 from memstrata.workspace.atomic import atomic_writer
 
@@ -117,7 +117,12 @@ class IvfView:
         found, score = np.concatenate(positions), np.concatenate(scores)
         limit = min(limit, len(found))
         top = np.argpartition(-score, limit - 1)[:limit]
-        hits = [(ivf.refs[found[i]], float(score[i])) for i in top.tolist()]
+        kept = found[top]
+        exact = row_dots(ivf.vectors[kept], q)
+        hits = [
+            (ivf.refs[i], float(value))
+            for i, value in zip(kept.tolist(), exact.tolist(), strict=True)
+        ]
         return sorted(hits, key=lambda hit: (-hit[1], hit[0]))
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from memstrata.index.db import VECTOR_SCHEMA
 from memstrata.providers.blas import blas_threads
-from memstrata.providers.embedder import Vectors
+from memstrata.providers.embedder import Vectors, row_dots
 from memstrata.recall.ann import IvfView
 
 #: rows fetched per ``rowid IN (…)`` statement (SQLite's default limit is 32766 parameters)
@@ -173,8 +173,12 @@ class VectorIndex:
         scores = self.matrix @ np.asarray(query, dtype=np.float32).reshape(-1)
         limit = min(limit, len(self.refs))
         top = np.argpartition(-scores, limit - 1)[:limit]
-        order = sorted(top.tolist(), key=lambda i: (-float(scores[i]), self.refs[i]))
-        return [(self.refs[i], float(scores[i])) for i in order]
+        exact = row_dots(self.matrix[top], query)
+        hits = [
+            (self.refs[i], float(score))
+            for i, score in zip(top.tolist(), exact.tolist(), strict=True)
+        ]
+        return sorted(hits, key=lambda hit: (-hit[1], hit[0]))
 
 
 def _fetch(
