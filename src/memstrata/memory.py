@@ -94,7 +94,7 @@ from memstrata.wiki.store import (
     TopicWrite,
 )
 from memstrata.workspace.layout import Workspace, find_workspace, init_workspace
-from memstrata.workspace.lock import WorkspaceLock
+from memstrata.workspace.lock import READ_WAIT_S, WorkspaceLock
 from memstrata.workspace.textfile import read_mending, require_plain, require_text
 
 if TYPE_CHECKING:
@@ -239,14 +239,23 @@ class Memory:
         if self._index is None:
             try:
                 # Under the lock: two processes must not create the schema at the same time.
-                with self.lock.held():
-                    self._index = IndexDB.open(self.workspace.index_db)
+                # A sound index is only read while another process holds it (a rebuild
+                # embedding for minutes, a long import): it is made anew by the lock's holder.
+                with self.lock.attempt(READ_WAIT_S) as held:
+                    sound = None if held else IndexDB.open_sound(self.workspace.index_db)
+                    if sound is not None:
+                        self._busy()
+                    self._index = sound or self._open_index_locked()
             except WorkspaceReadOnly:
                 self._found_read_only()
                 self._index = IndexDB.open_in_memory(seed=self.workspace.index_db)
             if self._index.recreated:
                 self.sync()
         return self._index
+
+    def _open_index_locked(self) -> IndexDB:
+        with self.lock.held():
+            return IndexDB.open(self.workspace.index_db)
 
     def _found_read_only(self) -> None:
         """The workspace cannot be written: reads go on from the files, nothing is recorded
@@ -352,7 +361,19 @@ class Memory:
         if self._turn_sync is not None:
             return self._turn_sync
         self.index  # noqa: B018 -- opening it finds out whether the workspace is read-only
-        return self.sync(scan_topics=topic_scan_due(self.workspace, self.read_only))
+        scan_topics = topic_scan_due(self.workspace, self.read_only)
+        if self.read_only:
+            return self.sync(scan_topics=scan_topics)
+        with self.lock.attempt(READ_WAIT_S) as held:
+            if held:
+                return self.sync(scan_topics=scan_topics)
+        self._busy()
+        return SyncReport()
+
+    def _busy(self) -> None:
+        """Note, for this read, that another process held the lock and the read went on
+        without its upkeep."""
+        self._index_note = self._index_note or BUSY_NOTE
 
     @contextmanager
     def _one_refresh(self) -> Iterator[SyncReport]:
@@ -377,10 +398,11 @@ class Memory:
             self._index = recreate_index(self.workspace.index_db)
             report = self.sync()
             rewrite_index_json(self.workspace.index_json, self.topics)
-            # asked for by hand: the embedder is tried now, whatever rest a failure began
-            self.semantic.end_rest()
-            report.embedded = self.embed_missing(on_embedding)
-            report.problems.extend(self._raw_problems())
+        # asked for by hand: the embedder is tried now, whatever rest a failure began
+        self.semantic.end_rest()
+        # Embedding takes the lock per batch: reads go on during the minutes it may take.
+        report.embedded = self.embed_missing(on_embedding)
+        report.problems.extend(self._raw_problems())
         return report
 
     # -- rules ---------------------------------------------------------------------------------
@@ -1026,9 +1048,12 @@ class Memory:
         stamp = stamp_files(str(self.workspace.raw_dir), ("sessions.db", "sessions.db-wal"))
         if index.get_meta("raw_stamp") == stamp:
             return
-        with self.lock.held():
-            sync_session_documents(index, self.raw)
-            index.set_meta("raw_stamp", stamp)
+        with self.lock.attempt(READ_WAIT_S) as held:
+            if held:
+                sync_session_documents(index, self.raw)
+                index.set_meta("raw_stamp", stamp)
+                return
+        self._busy()
 
     # -- embeddings ----------------------------------------------------------------------------
     # The embedder's state and lifecycle live in ``self.semantic`` (recall/semantic_state.py);
@@ -1401,6 +1426,12 @@ NEAR_MIN_WORDS = 3
 #: topics nearest a write in meaning that the gate weighs it against, beside those sharing
 #: its words (which may be many more)
 NEAREST_RELATED = 4
+
+
+BUSY_NOTE = (
+    "another memstrata process is changing the workspace (a rebuild, an import?): read from the"
+    " index as it stands, without this read's refresh"
+)
 
 
 def _wordless(query: str) -> str:

@@ -184,6 +184,23 @@ class IndexDB:
         return cls(db, Path(":memory:"), recreated=True)
 
     @classmethod
+    def open_sound(cls, path: Path) -> IndexDB | None:
+        """Open the index only if it is there, sound and of this schema version; ``None``
+        otherwise (nothing is created or replaced: the caller does not hold the lock)."""
+        if not path.is_file():
+            return None
+        db = None
+        try:
+            db = connect(path)
+            if _schema_version(db) == SCHEMA_VERSION and _complete(db):
+                return cls(db, path, recreated=False)
+        except (sqlite3.DatabaseError, InputError):
+            pass
+        if db is not None:
+            db.close()
+        return None
+
+    @classmethod
     def open(cls, path: Path) -> IndexDB:
         """Open the index, recreating it when missing, damaged or of another schema version."""
         recreated = False

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 
 from memstrata.providers.embedder import Embedder
 from memstrata.recall.semantic import put_vectors, turn_passages
@@ -26,6 +27,8 @@ TURN_CONTEXT = 1
 
 #: told how many items each batch just embedded (a progress bar for a long backlog)
 OnBatch = Callable[[int], None]
+#: held while a batch's vectors are written (the workspace lock), not while it is embedded
+WriteLock = Callable[[], AbstractContextManager[object]]
 
 
 def fill_item_vectors(
@@ -33,6 +36,7 @@ def fill_item_vectors(
     embedder: Embedder,
     limit: int | None = None,
     on_batch: OnBatch | None = None,
+    lock: WriteLock = nullcontext,
 ) -> int:
     """Embed topic summaries and journal entries that have no vector from ``embedder`` (of
     its name and width).
@@ -62,9 +66,10 @@ def fill_item_vectors(
         "topic",
         [(row["id"], f"{row['title']}\n{row['summary']}") for row in topics],
         on_batch,
+        lock,
     )
     entry_texts = [(row["ref"], row["text"]) for row in entries]
-    return done + _embed_into(index, embedder, "fact", entry_texts, on_batch)
+    return done + _embed_into(index, embedder, "fact", entry_texts, on_batch, lock)
 
 
 def missing_item_vectors(index: sqlite3.Connection, embedder: Embedder) -> int:
@@ -86,6 +91,7 @@ def fill_turn_vectors(
     context: int = TURN_CONTEXT,
     limit: int | None = None,
     on_batch: OnBatch | None = None,
+    lock: WriteLock = nullcontext,
 ) -> int:
     """Embed raw turns without a vector (of the embedder's name and width), each with the turn
     before it as context.
@@ -110,11 +116,11 @@ def fill_turn_vectors(
             (ref, text) for ref, text in zip(refs, passages, strict=True) if ref not in have
         ]
         if len(pending) >= BATCH:
-            done += _embed_into(index, embedder, "turn", pending, on_batch)
+            done += _embed_into(index, embedder, "turn", pending, on_batch, lock)
             pending = []
             if limit is not None and done >= limit:
                 return done
-    return done + _embed_into(index, embedder, "turn", pending, on_batch)
+    return done + _embed_into(index, embedder, "turn", pending, on_batch, lock)
 
 
 def missing_turn_vectors(
@@ -150,6 +156,7 @@ def _embed_into(
     kind: str,
     items: list[tuple[str, str]],
     on_batch: OnBatch | None = None,
+    lock: WriteLock = nullcontext,
 ) -> int:
     for start in range(0, len(items), BATCH):
         chunk = items[start : start + BATCH]
@@ -157,7 +164,7 @@ def _embed_into(
         # with its place in the batch, and two topics saying the same must rank as equals.
         texts = list(dict.fromkeys(text for _, text in chunk))
         rows = dict(zip(texts, embedder.embed(texts), strict=True))
-        with immediate(index):
+        with lock(), immediate(index):
             put_vectors(index, kind, embedder.name, ((ref, rows[text]) for ref, text in chunk))
         if on_batch is not None:
             on_batch(len(chunk))

@@ -135,9 +135,16 @@ class SemanticState:
         if self._vectors is None:
             from memstrata.recall.ann import AnnSettings
             from memstrata.recall.vector_cache import VectorCache
+            from memstrata.workspace.lock import READ_WAIT_S
 
             ann = AnnSettings(self.workspace.ann_dir, self.config.recall.ann_min_vectors)
-            self._vectors = VectorCache(embedder, self.lock.held, not self.read_only, ann)
+            self._vectors = VectorCache(
+                embedder,
+                self.lock.held,
+                not self.read_only,
+                ann,
+                try_lock=lambda: self.lock.attempt(READ_WAIT_S),
+            )
         return self._vectors
 
     def forget_vectors(self) -> None:

@@ -18,8 +18,8 @@ recall notes say why.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from memstrata.errors import WorkspaceReadOnly
@@ -51,16 +51,31 @@ EMBED_PER_QUERY = 256
 KINDS = ("topic", "fact", "turn")
 
 Lock = Callable[[], AbstractContextManager[None]]
+#: the lock if it can be had soon: yields whether it is held (a read skips its embedding if not)
+TryLock = Callable[[], AbstractContextManager[bool]]
+
+
+@contextmanager
+def _waiting(lock: Lock) -> Iterator[bool]:
+    with lock():
+        yield True
 
 
 class VectorCache:
     """Per-process vectors of one embedder over one index connection."""
 
     def __init__(
-        self, embedder: Embedder, lock: Lock, writable: bool, ann: AnnSettings | None = None
+        self,
+        embedder: Embedder,
+        lock: Lock,
+        writable: bool,
+        ann: AnnSettings | None = None,
+        try_lock: TryLock | None = None,
     ) -> None:
         self.embedder = embedder
         self.lock = lock
+        #: what a read's embedding of a few items holds (by default, waits for ``lock``)
+        self.try_lock = try_lock or (lambda: _waiting(lock))
         self.writable = writable
         #: ``None``: always exact (no side files read or built)
         self.ann = ann
@@ -76,8 +91,9 @@ class VectorCache:
         """Topic and journal-entry vectors, after embedding part of the backlog if needed."""
         if _version(index) != self._versions.get("items"):
             if self.writable:
-                with self.lock():
-                    fill_item_vectors(index, self.embedder, EMBED_PER_QUERY)
+                with self.try_lock() as held:
+                    if held:
+                        fill_item_vectors(index, self.embedder, EMBED_PER_QUERY)
             missing = missing_item_vectors(index, self.embedder)
             later = (
                 f"up to {EMBED_PER_QUERY} more per query; 'memstrata rebuild' embeds them all"
@@ -98,8 +114,9 @@ class VectorCache:
         """Raw-turn vectors, after embedding part of the backlog if needed."""
         if _version(index) != self._versions.get("turn"):
             if self.writable:
-                with self.lock():
-                    fill_turn_vectors(index, raw, self.embedder, context, EMBED_PER_QUERY)
+                with self.try_lock() as held:
+                    if held:
+                        fill_turn_vectors(index, raw, self.embedder, context, EMBED_PER_QUERY)
             self._loaded["turn"] = self._load(index, "turn")
             self._versions["turn"] = _version(index)
         return self._loaded["turn"]
@@ -118,16 +135,19 @@ class VectorCache:
         """
         if not self.writable:
             return 0
-        with self.lock():
-            on_batch: OnBatch | None = None
-            if on_progress is not None:
-                total = missing_item_vectors(index, self.embedder)
-                if raw is not None:
-                    total += missing_turn_vectors(index, raw, self.embedder)
-                on_batch = _progress(on_progress, total)
-            done = fill_item_vectors(index, self.embedder, on_batch=on_batch)
+        on_batch: OnBatch | None = None
+        if on_progress is not None:
+            total = missing_item_vectors(index, self.embedder)
             if raw is not None:
-                done += fill_turn_vectors(index, raw, self.embedder, on_batch=on_batch)
+                total += missing_turn_vectors(index, raw, self.embedder)
+            on_batch = _progress(on_progress, total)
+        # The lock is held per batch written, not for the minutes a backlog takes: reads (and
+        # their own few embeddings) go on in between. Two embedding at once write the same
+        # vectors twice, no harm.
+        done = fill_item_vectors(index, self.embedder, on_batch=on_batch, lock=self.lock)
+        if raw is not None:
+            done += fill_turn_vectors(index, raw, self.embedder, on_batch=on_batch, lock=self.lock)
+        with self.lock():
             if self.ann is not None:
                 for kind in KINDS:
                     self._refresh_side_file(index, kind, self.ann)

@@ -18,6 +18,10 @@ from pathlib import Path
 
 from memstrata.errors import LockTimeout, WorkspaceReadOnly
 
+#: how long a read waits for the lock before it goes on without its upkeep (a refresh from
+#: the files, a few embeddings): a write holds it for milliseconds, a rebuild for minutes
+READ_WAIT_S = 1.0
+
 
 class WorkspaceLock:
     """An inter-process, intra-process re-entrant exclusive lock on one file."""
@@ -45,7 +49,30 @@ class WorkspaceLock:
                     os.close(self._fd)
                     self._fd = None
 
-    def _acquire(self) -> int:
+    @contextmanager
+    def attempt(self, timeout_s: float) -> Iterator[bool]:
+        """Hold the lock for the ``with`` block if it can be had within ``timeout_s``: yields
+        whether it is held. For a read's upkeep (a refresh, a few embeddings), which may be
+        skipped while another process changes the workspace: waiting out a rebuild or a long
+        import would hold the read up for minutes."""
+        with self._thread_lock:
+            if self._depth == 0:
+                try:
+                    self._fd = self._acquire(timeout_s)
+                except LockTimeout:
+                    yield False
+                    return
+            self._depth += 1
+            try:
+                yield True
+            finally:
+                self._depth -= 1
+                if self._depth == 0 and self._fd is not None:
+                    fcntl.flock(self._fd, fcntl.LOCK_UN)
+                    os.close(self._fd)
+                    self._fd = None
+
+    def _acquire(self, timeout_s: float | None = None) -> int:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(
@@ -57,7 +84,8 @@ class WorkspaceLock:
             raise WorkspaceReadOnly(
                 f"{self.path}: cannot take the workspace lock ({error.strerror})"
             ) from error
-        deadline = time.monotonic() + self.timeout_s
+        timeout_s = self.timeout_s if timeout_s is None else timeout_s
+        deadline = time.monotonic() + timeout_s
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -67,6 +95,6 @@ class WorkspaceLock:
                     os.close(fd)
                     raise LockTimeout(
                         f"{self.path}: another memstrata process held the workspace lock for "
-                        f"{self.timeout_s:.0f}s"
+                        f"{timeout_s:.0f}s"
                     ) from None
                 time.sleep(0.005)
