@@ -354,3 +354,28 @@ def test_search_json_echoes_the_query_it_searched(ws: Path):
     assert len(shown["query"]) <= 2_000 and shown["query"].endswith("Who prefers cortado?")
     assert "cortado" in shown["hits"][0]["text"]
     assert shown["notes"][0].startswith(f"query of {len(message)} characters cut to ")
+
+
+def test_escape_sequences_from_a_transcript_or_a_hand_edit_are_shown_not_sent(ws: Path):
+    # A terminal would retitle its window on OSC 0 and hide a link behind OSC 8.
+    base = ("--workspace", str(ws))
+    osc = "\x1b]0;evil\x07 narwhal \x1b]8;;http://evil/\x07link\x1b]8;;\x07 \u202eabc"
+    transcript = ws.parent / "escapes.jsonl"
+    turn = {
+        "type": "user",
+        "message": {"role": "user", "content": osc},
+        "timestamp": "2025-11-26T10:00:00Z",
+        "sessionId": "s1",
+        "uuid": "u1",
+    }
+    transcript.write_text(json.dumps(turn) + "\n")
+    assert run(*base, "ingest", "--format", "claude-code", str(transcript)).returncode == 0
+    (ws / "memory" / "2025-11-26.md").write_text(f"# 2025-11-26\n\n- 10:00 tapir {osc}\n")
+
+    searched = run(*base, "search", "narwhal").stdout
+    recalled = run(*base, "recall", "tapir narwhal").stdout
+    context = run(*base, "context", "--query", "tapir narwhal").stdout
+
+    for shown in (searched, recalled, context):
+        assert "narwhal" in shown and "␛]0;evil␇" in shown
+        assert not {"\x1b", "\x07", "\u202e"} & set(shown)

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from memstrata.jsonable import to_jsonable
+from memstrata.workspace.textfile import visible_text
 
 
 def echo_json(value: Any) -> None:
@@ -32,7 +33,9 @@ def padded(text: str, width: int) -> str:
 
 
 def one_line(text: str, width: int = 100) -> str:
-    flat = " ".join(text.split())
+    """``text`` on one line of at most ``width`` characters, control characters shown as
+    their pictures (a transcript's escape sequence must not retitle the terminal)."""
+    flat = " ".join(visible_text(text).split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 

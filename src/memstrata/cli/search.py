@@ -63,7 +63,7 @@ def search(
     for hit in hits:
         near = "" if hit.holds_a_word else "  (no word of the query: near in meaning)"
         if sessions:
-            title = f"  {hit.title}" if hit.title else ""
+            title = f"  {one_line(hit.title)}" if hit.title else ""
             click.echo(f"[session] {hit.source}  {hit.time}  {hit.extra['harness']}{title}{near}")
             click.echo(f"    {hit.extra['best_turn']}: {one_line(hit.text, 80)}")
             continue
@@ -143,7 +143,8 @@ def recall(
         click.echo(f"[{item.kind}] {item.time} {item.source}{state}{who}")
         click.echo(f"    {one_line(item.content, 96)}")
         if explain:
-            click.echo(f"    score {item.score:.4f} via {', '.join(item.arms)}")
+            via = f"via {', '.join(item.arms)}" if item.arms else "(let in by the filters alone)"
+            click.echo(f"    score {item.score:.4f} {via}")
 
 
 @click.command()

@@ -16,6 +16,7 @@ from typing import Any
 from memstrata.config import BudgetsConfig
 from memstrata.errors import BudgetExceeded
 from memstrata.model import RecallItem
+from memstrata.workspace.textfile import visible_text
 
 #: A deterministic token estimate (no tokenizer is loaded): ASCII text runs about 4
 #: characters a token in the BPE vocabularies of current models, a Chinese, Japanese or Korean
@@ -190,12 +191,20 @@ def compile_context(
     index_omitted: int = 0,
 ) -> Context:
     """Pack the three channels, each within its own budget; ``index_omitted`` topics were
-    left out of the Index when it was rendered."""
-    index_channel = pack("index", index, budgets.index_bytes)
+    left out of the Index when it was rendered.
+
+    A control character or bidi control in an item (a file edited by hand, an import) goes in
+    as its picture (:func:`~memstrata.workspace.textfile.visible_text`): an escape sequence
+    is no knowledge, and the context is printed to terminals too."""
+    index_channel = pack("index", _visible(index), budgets.index_bytes)
     return Context(
         (
-            pack("rules", rules, budgets.resident_bytes),
+            pack("rules", _visible(rules), budgets.resident_bytes),
             replace(index_channel, omitted=index_omitted),
-            pack("recall", recall, budgets.recall_bytes),
+            pack("recall", _visible(recall), budgets.recall_bytes),
         )
     )
+
+
+def _visible(items: Sequence[ContextItem]) -> list[ContextItem]:
+    return [replace(item, text=visible_text(item.text)) for item in items]

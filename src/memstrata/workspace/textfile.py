@@ -71,6 +71,28 @@ def first_control(text: str, *, one_line: bool = False) -> ControlChar | None:
     return ControlChar(text[at], at, line, at - text.rfind("\n", 0, at))
 
 
+#: control characters (category Cc: U+0000-U+001F, U+007F-U+009F) but tab and line feed, and
+#: the invisible characters that reorder what follows them (bidi embeddings, overrides and
+#: isolates), with which shown text reads otherwise than it is ("Trojan Source")
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible_text(text: str) -> str:
+    """``text`` as it may be shown in a terminal or given to a model: each control character
+    (an escape sequence's ESC, a bell, a NUL, a lone carriage return; tabs and line ends
+    excepted) as its picture (``␛``, ``␇``, ``␀`` …; U+FFFD for DEL and the C1 range) and each
+    bidi control as U+FFFD. Writes refuse these (:func:`require_plain`); this is for what was
+    not written through memstrata: raw transcripts and files edited by hand."""
+    if _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub(_picture, text.replace("\r\n", "\n"))
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return chr(0x2400 + code) if code < 0x20 else "\ufffd"
+
+
 #: why plain text is asked for, said with each refusal
 PLAIN_TEXT = "an escape sequence or a bell is no knowledge"
 
