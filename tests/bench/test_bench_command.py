@@ -63,6 +63,26 @@ def test_bench_reads_a_gzipped_locomo_file(tmp_path: Path):
     assert json.loads(result.stdout)["meta"]["questions"] == 4
 
 
+@pytest.mark.parametrize("benchmark", ["locomo", "longmemeval"])
+def test_bench_reads_a_lone_surrogate_escape_as_a_replacement_character(
+    tmp_path: Path, benchmark: str
+):
+    # "\ud800" is valid JSON but no character: the turn is stored as ingest stores it
+    if benchmark == "locomo":
+        data = locomo_samples()
+        data[0]["conversation"]["session_1"][0]["text"] += " \ud800"
+        data[0]["qa"][0]["question"] += " \udcff"
+    else:
+        data = longmemeval_items()
+        data[0]["haystack_sessions"][0][0]["content"] += " \ud800"
+    path = write_json(tmp_path / "surrogate.json", data)
+
+    result = run("bench", benchmark, str(path), "--embedder", "none", "--json")
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["meta"]["questions"] >= 1
+
+
 def test_bench_locomo_says_a_longmemeval_file_is_not_locomo(tmp_path: Path):
     path = write_json(tmp_path / "lme.json.gz", longmemeval_items())
 

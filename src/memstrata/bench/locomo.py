@@ -15,6 +15,7 @@ from pathlib import Path
 from memstrata.bench.corpus import Corpus, Question, read_json
 from memstrata.clock import to_iso
 from memstrata.model import Session, Turn
+from memstrata.workspace.textfile import mend_utf8
 
 _DIA = re.compile(r"D(\d+):(\d+)")
 
@@ -56,11 +57,11 @@ def _corpus(sample: dict, captions: bool) -> Corpus:
             text = turn["text"]
             if captions and turn.get("blip_caption"):
                 text = f"{text} [shares a photo: {turn['blip_caption']}]"
-            turns.append(
-                Turn(session_id, index, "user", to_iso(when), f"{turn['speaker']}: {text}")
-            )
+            # a "\ud800" escape in the JSON is no character: stored as U+FFFD, as ingest does
+            said = mend_utf8(f"{turn['speaker']}: {text}")
+            turns.append(Turn(session_id, index, "user", to_iso(when), said))
             keys["turn"][f"{session_id}#{index}"] = turn["dia_id"]
-            docs.append((turn["dia_id"], f"({raw_date}) {turn['speaker']}: {text}"))
+            docs.append((turn["dia_id"], f"({raw_date}) {said}"))
         session = Session(session_id, "locomo", sample_id, to_iso(when), to_iso(when), "")
         sessions.append((session, turns))
     known = set(keys["turn"].values())
@@ -71,7 +72,7 @@ def _corpus(sample: dict, captions: bool) -> Corpus:
             continue
         category = str(qa["category"])
         groups = ("all", category) if category == "5" else ("all", "1-4", category)
-        questions.append(Question(qa["question"], {"turn": gold}, groups, last))
+        questions.append(Question(mend_utf8(qa["question"]), {"turn": gold}, groups, last))
     return Corpus(sample_id, sessions, keys, {"turn": docs}, questions)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from memstrata.bench.corpus import Corpus, Question, read_json
 from memstrata.clock import to_iso
 from memstrata.model import Session, Turn
+from memstrata.workspace.textfile import mend_utf8
 
 
 def parse_longmemeval_date(text: str) -> datetime:
@@ -54,7 +55,9 @@ def _corpus(item: dict) -> Corpus | None:
                 continue
             index = len(turns)
             source = f"{session_id}#{index}"
-            turns.append(Turn(session_id, index, "user", when, str(message.get("content", ""))))
+            # a "\ud800" escape in the JSON is no character: stored as U+FFFD, as ingest does
+            said = mend_utf8(str(message.get("content", "")))
+            turns.append(Turn(session_id, index, "user", when, said))
             keys["session"][source] = session_id
             keys["turn"][source] = source
             turn_docs.append((source, turns[-1].text))
@@ -70,7 +73,7 @@ def _corpus(item: dict) -> Corpus | None:
     if not gold_turns or not gold_sessions:
         return None
     question = Question(
-        str(item["question"]),
+        mend_utf8(str(item["question"])),
         {"session": gold_sessions, "turn": frozenset(gold_turns)},
         ("all", str(item["question_type"])),
         parse_longmemeval_date(str(item["question_date"])),
