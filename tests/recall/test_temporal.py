@@ -120,7 +120,7 @@ def test_named_days_seasons_and_parts_of_a_day_are_windows(query, start, end):
 @pytest.mark.parametrize(
     ("query", "start", "end"),
     [
-        ("the shop I found the other day", "2025-11-20T10", "2025-11-26T10"),
+        ("the shop I found the other day", "2025-11-20T00", "2025-11-27T00"),  # whole days
         ("what we did over the weekend", "2025-11-22", "2025-11-24"),
         ("the week before last", "2025-11-10", "2025-11-17"),
         ("bills from the month before last", "2025-09-01", "2025-10-01"),

@@ -6,7 +6,7 @@ Everything is relative to an injected ``now`` (never the wall clock). Understood
 * dates: ``2025``, ``2025-11``, ``2025-11-27`` (also ``2025/11/27``);
 * ``today``, ``yesterday``, ``this|last|past week|month|year``, ``last weekend``, ``over the
   weekend``, ``the week|month|year before last``;
-* ``the other day`` (one to seven days ago);
+* ``the other day`` (the seven whole days before today);
 * ``N days|weeks|months|years ago`` (``a``/``one``…``twelve``/digits), ``a few days ago``;
 * ``in the last|past N days|weeks|months|years``, ``in the past few weeks|months``;
 * month names with or without a year: ``in November 2025``, ``November``, ``Nov 2025``
@@ -292,7 +292,7 @@ def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
         (_LAST_N, lambda m: _back(now, _days(m), 0.0, m.group(0))),
         (_BEFORE_LAST, lambda m: _before_last(m.group(1).lower(), now, m.group(0))),
         (_RELATIVE, lambda m: _relative(m.group(0).lower().split()[-2:], now, m.group(0))),
-        (_OTHER_DAY, lambda m: _back(now, 7, 1, m.group(0))),
+        (_OTHER_DAY, lambda m: _days_before_today(now, 7, m.group(0))),
         (_WEEKDAY, lambda m: _weekday(m.group(2).lower(), now, m.group(0))),
         (_MONTH_YEAR, lambda m: _month(m, now)),
         (_ISO, lambda m: _iso(m, now)),
@@ -413,6 +413,12 @@ def _latest_day(month: int, day: int, year: str | None, now: datetime) -> date |
         except ValueError:
             continue
     return None
+
+
+def _days_before_today(now: datetime, days: int, phrase: str) -> TimeWindow:
+    """The ``days`` whole days before today: "the other day" is yesterday to a week ago."""
+    today = _midnight(now.date())
+    return TimeWindow(today - timedelta(days=days), today, phrase)
 
 
 def _midnight(day: date) -> datetime:
