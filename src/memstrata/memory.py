@@ -1132,7 +1132,10 @@ class Memory:
         )
         if filters.since and filters.until and filters.since >= filters.until:
             raise InputError(
-                f"since {since!r} starts after until {until!r} ends: no time lies between"
+                f"since {since!r} and until {until!r} are the same instant, and until is not"
+                " included: no time lies between"
+                if filters.since == filters.until
+                else f"since {since!r} starts after until {until!r} ends: no time lies between"
             )
         query, notes = searched_with_notes(query)
         if not content_terms(query) and not (since or until or kind or entity):

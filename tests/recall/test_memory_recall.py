@@ -116,6 +116,9 @@ def test_since_and_until_filter_by_time(demo: Memory):
 def test_a_since_after_the_until_is_a_clear_error(demo: Memory):
     with pytest.raises(InputError, match="since '2025-11-27' starts after until"):
         demo.recall("Ann", since="2025-11-27", until="2025-11-20")
+    at = "2025-11-26T10:05:00Z"
+    with pytest.raises(InputError, match="are the same instant, and until is not included"):
+        demo.recall("Ann", since=at, until=at)
 
 
 @pytest.mark.parametrize("day", ["2025-11-25", "November 25th", "25 November 2025"])
