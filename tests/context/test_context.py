@@ -84,6 +84,10 @@ def test_topics_the_index_leaves_out_are_counted_and_reach_the_metrics(workspace
     shown = [item for item in index.items if item.label.startswith("world/")]
     assert index.omitted == 30 - len(shown) > 0
     assert compiled.as_json()["channels"]["index"]["omitted"] == index.omitted
+    assert compiled.as_json()["channels"]["index"]["items"] == [item.label for item in shown]
+    assert index.text.rstrip().endswith(
+        f"(+{index.omitted} more topics not shown; search or recall to find them)"
+    )
     assert summary.trims == index.omitted
 
 

@@ -126,7 +126,7 @@ class Context:
                     "bytes": channel.bytes,
                     "tokens": channel.tokens,
                     "budget_bytes": channel.budget_bytes,
-                    "items": [item.label for item in channel.items],
+                    "items": [item.label for item in channel.items if item.label],
                     "trimmed": list(channel.trimmed),
                     "omitted": channel.omitted,
                 }
@@ -151,9 +151,15 @@ def recall_line(item: RecallItem) -> str:
 
 
 def index_items(view: str) -> list[ContextItem]:
-    """The lines of the index view (``- id — gist``), each a whole item labelled by its id."""
+    """The lines of the index view (``- id — gist``), each a whole item labelled by its id;
+    its last line, "(+N more topics not shown …)", names no topic and has no label (the
+    channel's ``omitted`` counts them)."""
     return [
-        ContextItem("index", line.split(" — ", 1)[0].removeprefix("- "), line + "\n")
+        ContextItem(
+            "index",
+            line.split(" — ", 1)[0].removeprefix("- ") if line.startswith("- ") else "",
+            line + "\n",
+        )
         for line in view.splitlines()
     ]
 
