@@ -379,3 +379,15 @@ def test_escape_sequences_from_a_transcript_or_a_hand_edit_are_shown_not_sent(ws
     for shown in (searched, recalled, context):
         assert "narwhal" in shown and "␛]0;evil␇" in shown
         assert not {"\x1b", "\x07", "\u202e"} & set(shown)
+
+
+def test_recall_marks_what_only_nearness_of_meaning_found(tmp_path: Path):
+    demo = tmp_path / "demo"
+    assert run("demo", "--path", str(demo)).returncode == 0
+
+    unrelated = run("--workspace", str(demo), "recall", "zeppelin airships", "-k", "3").stdout
+    related = run("--workspace", str(demo), "recall", "what does Ann drink", "-k", "3").stdout
+
+    heads = [line for line in unrelated.splitlines() if line.startswith("[")]
+    assert heads and all(h.endswith("  (no word of the query: near in meaning)") for h in heads)
+    assert not related.splitlines()[0].endswith("near in meaning)")

@@ -140,7 +140,10 @@ def recall(
     for item in result.items:
         state = f" [{item.state}]" if item.state != "active" else ""
         who = f" @{', @'.join(item.entities)}" if item.entities else ""
-        click.echo(f"[{item.kind}] {item.time} {item.source}{state}{who}")
+        # as search says it: found by nearness of meaning alone (its neighbour may have lifted
+        # it), the weakest kind of match
+        near = "  (no word of the query: near in meaning)" if _near_only(item.arms) else ""
+        click.echo(f"[{item.kind}] {item.time} {item.source}{state}{who}{near}")
         click.echo(f"    {one_line(item.content, 96)}")
         if explain:
             via = f"via {', '.join(item.arms)}" if item.arms else "(let in by the filters alone)"
@@ -234,3 +237,7 @@ def metrics(ctx: click.Context, days: int, as_json: bool) -> None:
 
 
 COMMANDS = (search, recall, context, metrics)
+
+
+def _near_only(arms: tuple[str, ...]) -> bool:
+    return "semantic" in arms and not {"lexical", "entity", "temporal"} & set(arms)
