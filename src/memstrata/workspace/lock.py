@@ -13,7 +13,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from memstrata.errors import LockTimeout, WorkspaceReadOnly
@@ -35,31 +35,30 @@ class WorkspaceLock:
 
     @contextmanager
     def held(self) -> Iterator[None]:
-        """Hold the lock for the duration of the ``with`` block."""
-        with self._thread_lock:
-            if self._depth == 0:
-                self._fd = self._acquire()
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-                if self._depth == 0 and self._fd is not None:
-                    fcntl.flock(self._fd, fcntl.LOCK_UN)
-                    os.close(self._fd)
-                    self._fd = None
+        """Hold the lock for the duration of the ``with`` block (waiting up to ``timeout_s``,
+        then :class:`~memstrata.errors.LockTimeout`)."""
+        with self._holding(None) as held:
+            assert held  # waiting raised, or it is held
+            yield
 
-    @contextmanager
-    def attempt(self, timeout_s: float) -> Iterator[bool]:
+    def attempt(self, timeout_s: float) -> AbstractContextManager[bool]:
         """Hold the lock for the ``with`` block if it can be had within ``timeout_s``: yields
         whether it is held. For a read's upkeep (a refresh, a few embeddings), which may be
         skipped while another process changes the workspace: waiting out a rebuild or a long
         import would hold the read up for minutes."""
+        return self._holding(timeout_s)
+
+    @contextmanager
+    def _holding(self, timeout_s: float | None) -> Iterator[bool]:
+        """Held (re-entrantly) for the block: yields True; False when ``timeout_s`` is given
+        and ran out (None: :attr:`timeout_s`, then :class:`LockTimeout`)."""
         with self._thread_lock:
             if self._depth == 0:
                 try:
                     self._fd = self._acquire(timeout_s)
                 except LockTimeout:
+                    if timeout_s is None:
+                        raise
                     yield False
                     return
             self._depth += 1
