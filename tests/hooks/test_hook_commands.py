@@ -6,6 +6,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -384,3 +385,26 @@ def test_a_hook_whose_output_the_harness_closed_still_exits_0(knowing: Path, clo
 
     for stdin in ({"prompt": "What coffee does Ann like?"}, "{not json"):
         assert fire(f"{command} {closed}", stdin, knowing).returncode == 0
+
+
+def test_the_prompt_hook_loads_no_embedding_injection_or_redaction_engine(knowing: Path):
+    # Each costs tens of milliseconds to import on every prompt, and a prompt that finds the
+    # workspace unchanged needs none of them: numpy (the embedder), the injection rules (the
+    # Index view is cached), the secret finders (nothing new to index).
+    hook = "user-prompt --plain --prompt 'Ann coffee'"
+    code = (
+        "import contextlib, io, sys\n"
+        "from memstrata.cli import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.suppress(SystemExit):\n"
+        f"    cli(['--workspace', {str(knowing)!r}, 'hook', *{shlex.split(hook)!r}])\n"
+        "heavy = ('numpy', 'memstrata.injection.rules', 'memstrata.redaction.redact')\n"
+        "print(out.getvalue().startswith('<recall>'), [m for m in heavy if m in sys.modules])\n"
+    )
+    with Memory(knowing) as memory:
+        memory.context("Ann")  # the Index view cached, the index in step with the files
+
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+
+    assert shown.strip() == "True []"

@@ -25,7 +25,6 @@ from typing import Any
 
 from memstrata.errors import InputError
 from memstrata.fts import TOKENIZE, segment
-from memstrata.injection import detect_injection
 from memstrata.journal.parse import ParsedJournal, entity_key, find_entities
 from memstrata.journal.promoted import fact_digest
 from memstrata.model import HeldEntry, Topic
@@ -516,6 +515,8 @@ def topic_held_reason(title: str, summary: str) -> str:
 
 def held_reason(text: str) -> str:
     """Why a journal entry or topic must stay out of recall ("" when it may be recalled)."""
+    from memstrata.injection import detect_injection  # its rules cost ~40 ms to import
+
     verdict = detect_injection(text)
     return "; ".join(verdict.reasons) if verdict.is_injection else ""
 

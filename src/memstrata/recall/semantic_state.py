@@ -19,7 +19,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from memstrata.errors import EmbedderFailed
-from memstrata.providers.guarded import GuardedEmbedder
 from memstrata.providers.rest import REST_FILE, Rest, read_rest, write_rest
 from memstrata.providers.rest import end_rest as end_shared_rest
 
@@ -70,7 +69,12 @@ class SemanticState:
         #: ``time.monotonic()`` at which a resting embedder is tried again
         self._down_until = 0.0
         #: an embedder given here is used as is (benchmarks share one across workspaces)
-        self._embedder: Embedder | None = None if embedder is None else GuardedEmbedder(embedder)
+        self._embedder: Embedder | None = None
+        if embedder is not None:
+            # imported here: it brings numpy, which a hook without embeddings never needs
+            from memstrata.providers.guarded import GuardedEmbedder
+
+            self._embedder = GuardedEmbedder(embedder)
         #: the embedder loaded here, whose cache file is ours to close
         self._own_embedder: CachedEmbedder | None = None
         self._vectors: VectorCache | None = None
@@ -104,6 +108,7 @@ class SemanticState:
                 return None
             from memstrata.providers.cache import CachedEmbedder
             from memstrata.providers.embedder import load_embedder
+            from memstrata.providers.guarded import GuardedEmbedder
 
             choice = load_embedder(
                 settings.model, api_key_env=settings.api_key_env, timeout_s=settings.timeout_s

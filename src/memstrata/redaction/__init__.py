@@ -23,7 +23,30 @@ kinds of secret, most specific first.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from memstrata.redaction.kinds import SECRET_KINDS, SecretKind
-from memstrata.redaction.redact import Finding, Redaction, placeholder, redact_secrets
+
+if TYPE_CHECKING:
+    from memstrata.redaction.redact import Finding, Redaction, placeholder
 
 __all__ = ["SECRET_KINDS", "Finding", "Redaction", "SecretKind", "placeholder", "redact_secrets"]
+
+#: loaded on first use: the finders' rules cost ~15 ms to import, which a read that indexes
+#: nothing new (every prompt hook) need not pay
+_LAZY = frozenset({"Finding", "Redaction", "placeholder"})
+
+
+def redact_secrets(text: str) -> Redaction:
+    """:func:`memstrata.redaction.redact.redact_secrets`, its rules imported on first use."""
+    from memstrata.redaction.redact import redact_secrets as redact
+
+    return redact(text)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from memstrata.redaction import redact
+
+        return getattr(redact, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
