@@ -650,8 +650,8 @@ class Memory:
             supersedes=supersedes,
             actor=actor,
         )
-        self.refresh()
-        with self.lock.held():
+        with self.lock.held():  # refreshed under it: the gate compares with what is there now
+            self.refresh()
             return self.gate.admit(candidate, dry_run=dry_run)
 
     def gate_notes(self) -> tuple[str, ...]:
