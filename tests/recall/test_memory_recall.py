@@ -448,3 +448,13 @@ def test_topics_that_say_the_same_get_the_same_vector_and_rank_as_equals(memory:
     assert all((vector == vectors[0]).all() for vector in vectors)
     scores = [item.score for item in memory.recall("what coffee does she order").items[:3]]
     assert len(set(scores)) == 1
+
+
+def test_a_superseded_fact_asked_for_comes_after_the_fact_that_replaced_it(words_memory: Memory):
+    words_memory.remember("Ann drinks tea", entities=["Ann"])
+    words_memory.remember("Ann now drinks cortado", entities=["Ann"])
+
+    items = words_memory.recall("what does Ann drink", include_superseded=True).items
+
+    assert [item.state for item in items[:2]] == ["active", "superseded"]
+    assert "cortado" in items[0].content

@@ -40,6 +40,8 @@ then re-ranked by recency and use, gently, so that relevance still decides::
 
     score(d) = fused(d) · (1 + 0.05·e^(−age_days/30)) · (1 + 0.02·ln(1 + recalls))
                         · (0.95 if unaccessed for 90 days) · (1.5 if inside a query time window)
+                        · (0.8 if superseded: asked for with ``--include-superseded``, the fact
+                           that replaced it goes first when the two match about as well)
 
 An item is inside a window as ``--since``/``--until`` take it
 (:func:`~memstrata.recall.filters.within`): a journal line that opens with its time of day at
@@ -102,6 +104,7 @@ _RECENT_MAX = 1.05
 _WINDOW_FACTOR = 1.5
 _USE_WEIGHT = 0.02
 _STALE_FACTOR = 0.95
+_SUPERSEDED_FACTOR = 0.8
 POOL = 50
 #: with filters and no word to match, recall counts this many items at most for its note on
 #: how many more pass (:func:`listing_note`)
@@ -786,6 +789,8 @@ def _rerank(
         factor *= 1 + _USE_WEIGHT * math.log1p(use.count)
     if last_used is not None and now - last_used > timedelta(days=stale_days):
         factor *= _STALE_FACTOR
+    if item.state == "superseded":
+        factor *= _SUPERSEDED_FACTOR
     return factor
 
 
