@@ -944,6 +944,20 @@ class Memory:
         ]
         return sorted(shown, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
 
+    def _problems_note(self) -> list[str]:
+        """What a read says of the files it could not use: this read's findings and every
+        journal day's known ones, so an agent that missed the read which first met a broken
+        line still hears of it, as status would tell it."""
+        from memstrata.index_sync import journal_problems
+
+        found = self.refresh().problems
+        problems = list(dict.fromkeys((*found, *journal_problems(self.index))))
+        if not problems:
+            return []
+        shown = "; ".join(str(problem) for problem in problems[:3])
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        return [f"problems in the files ('memstrata status' lists them): {shown}{more}"]
+
     def searched_query(self, query: str) -> str:
         """``query`` as a read searches it: mended (:func:`checked_query`), and a long one cut
         to its questions, start and end (:mod:`memstrata.recall.long_query`)."""
@@ -955,6 +969,7 @@ class Memory:
         query, notes = searched_with_notes(checked_query(query))
         if not content_terms(query):
             notes.append(f"nothing to search: the query has {_wordless(query)}")
+        notes.extend(self._problems_note())
         notes.extend(self.semantic.search_notes())
         notes.extend(f"raw transcripts not searched: {problem}" for problem in self._raw_problems())
         notes.extend(self._take_index_note())
@@ -1144,16 +1159,7 @@ class Memory:
                 f"nothing to recall: the query has {_wordless(query)} (give some, or a filter)"
             )
             return RecallResult(query, (), tuple(notes))
-        from memstrata.index_sync import journal_problems
-
-        # This read's findings and every journal day's known ones: an agent that missed the
-        # read which first met a broken line still hears of it, as status would tell it.
-        found = self.refresh().problems
-        problems = list(dict.fromkeys((*found, *journal_problems(self.index))))
-        if problems:
-            shown = "; ".join(str(problem) for problem in problems[:3])
-            more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-            notes.append(f"problems in the files ('memstrata status' lists them): {shown}{more}")
+        notes.extend(self._problems_note())
         semantic = self.semantic.arm(lambda: self.index.db)
         items = recall_items(
             self.index.db,

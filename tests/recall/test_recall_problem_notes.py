@@ -1,5 +1,5 @@
-"""Recall names the problems of the files it reads on every call, not only on the call that
-first met them: an agent that missed that call still hears of them."""
+"""Recall (and search) names the problems of the files it reads on every call, not only on
+the call that first met them: an agent that missed that call still hears of them."""
 
 from __future__ import annotations
 
@@ -29,6 +29,16 @@ def test_every_recall_names_a_journal_day_with_problems(workspace: Path, fixed_n
         named = [note for note in result.notes if note.startswith("problems in the files")]
         assert named and "memory/2025-11-20.md:6" in named[0], result.notes
         assert "'memstrata status' lists them" in named[0]
+
+
+def test_search_names_them_too(workspace: Path, fixed_now: datetime):
+    _broken_day(workspace)
+    with Memory(workspace, clock=lambda: fixed_now, embeddings=False) as memory:
+        memory.search("walrus")
+        notes = memory.search_notes("walrus")
+
+    named = [note for note in notes if note.startswith("problems in the files")]
+    assert named and "memory/2025-11-20.md:6" in named[0], notes
 
 
 def test_a_new_process_names_the_problems_of_a_day_indexed_before(
