@@ -70,7 +70,7 @@ def load_parts(model: Any) -> None:
     as it would without this module."""
     try:
         folder = mapped_folder()
-    except RuntimeError:  # no home folder to find the cache in
+    except (RuntimeError, metadata.PackageNotFoundError):  # no home, no package metadata
         model._sp, model._backend = _build(model)
         return
     try:
