@@ -209,3 +209,32 @@ def test_a_day_holding_a_byte_that_is_no_utf8_is_left_as_it_is_and_says_what_to_
         f"{path}:3: invalid UTF-8 at byte 19; nothing was written: save the file as UTF-8"
     )
     assert path.read_bytes() == b"# 2025-11-27\n\n- caf\xe9\n"
+
+
+FENCED_RETAIN = "# 2025-11-27\n\n- 09:00 note\n\n```\n## Retain\n- W @X: in code\n```\n"
+
+
+def test_a_heading_in_fenced_code_is_no_section_to_log_into(words_memory: Memory):
+    day = words_memory.workspace.root / "memory" / "2025-11-27.md"
+    day.write_text(FENCED_RETAIN, encoding="utf-8")
+
+    fact = words_memory.log("@Bob: owns the release", kind="world")
+    note = words_memory.log("plain note")
+
+    text = day.read_text(encoding="utf-8")
+    assert text.startswith(FENCED_RETAIN)  # the code block untouched, nothing written into it
+    assert text.endswith("\n- 10:00 plain note\n\n## Retain\n- W @Bob: owns the release\n")
+    assert (fact.line, note.line) == (11, 10)  # the note went in above the new section
+    [parsed] = words_memory.read_journal("2025-11-27").facts
+    assert parsed.text == "@Bob: owns the release"
+
+
+@pytest.mark.parametrize("kind", [None, "world"])
+def test_a_line_that_would_land_in_an_unclosed_fence_is_refused(words_memory: Memory, kind):
+    day = words_memory.workspace.root / "memory" / "2025-11-27.md"
+    before = "# 2025-11-27\n\n- 09:00 note\n\n```\nunclosed code\n"
+    day.write_text(before, encoding="utf-8")
+
+    with pytest.raises(ParseError, match=r"2025-11-27\.md:5: a code fence opened here is never"):
+        words_memory.log("@Bob: owns the release", kind=kind)
+    assert day.read_text(encoding="utf-8") == before

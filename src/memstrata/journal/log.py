@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memstrata.errors import InputError, ParseError
-from memstrata.journal.parse import LETTER_OF_KIND, UPKEEP, check_fact_text
+from memstrata.journal.parse import LETTER_OF_KIND, UPKEEP, check_fact_text, code_lines
 from memstrata.model import FactKind
 from memstrata.workspace.atomic import update_shared_file
 from memstrata.workspace.textfile import decode_text, require_utf8
@@ -126,6 +126,13 @@ def append_log(
 
     try:
         index = update_shared_file(path, add_line)
+    except UnclosedFence as unclosed:
+        raise ParseError(
+            path,
+            unclosed.at + 1,
+            "a code fence opened here is never closed, so the line would be code; close it "
+            "(``` or ~~~ on a line of its own) and log again; nothing was written",
+        ) from None
     except ParseError as error:
         # never rewritten around a bad byte: the day would be saved with U+FFFD for it
         raise ParseError(
@@ -134,16 +141,36 @@ def append_log(
     return LogWrite(path, index + 1, new_line)
 
 
+class UnclosedFence(Exception):
+    """The line would land in fenced code that is never closed (from line ``at``, from 0)."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__(at)
+        self.at = at
+
+
 def place_line(existing: str, new_line: str, section: str | None) -> tuple[str, int]:
     """The journal ``existing`` with ``new_line`` in its place, and that line's index from 0:
     at the end of ``## <section>`` (the section added at the end if missing), or with no
-    ``section`` at the end of the log, above the first section memstrata writes into."""
+    ``section`` at the end of the log, above the first section memstrata writes into.
+
+    Fenced code is the user's: a heading in it is no section, and no line goes into it. Where
+    the place is inside a fence that is never closed, :class:`UnclosedFence` is raised."""
     lines = existing.rstrip("\n").split("\n")
+    code, unclosed = code_lines(lines)
+
+    def outside(at: int) -> int:
+        if unclosed is not None and at > unclosed:
+            raise UnclosedFence(unclosed)
+        return at
+
     if section is None:
-        own_at = next((i for i, line in enumerate(lines) if _own_heading(line)), None)
+        own_at = next(
+            (i for i, line in enumerate(lines) if not code[i] and _own_heading(line)), None
+        )
         if own_at is None:
             lines = [*lines, "", new_line] if _needs_gap(lines) else [*lines, new_line]
-            return "\n".join(lines) + "\n", len(lines) - 1
+            return "\n".join(lines) + "\n", outside(len(lines) - 1)
         head = lines[:own_at]
         while head and not head[-1].strip():
             head.pop()
@@ -152,12 +179,17 @@ def place_line(existing: str, new_line: str, section: str | None) -> tuple[str, 
         return "\n".join(lines) + "\n", len(head) - 1
     heading = f"## {section}"
     at = next(
-        (i for i, line in enumerate(lines) if line.strip().casefold() == heading.casefold()), None
+        (
+            i
+            for i, line in enumerate(lines)
+            if not code[i] and line.strip().casefold() == heading.casefold()
+        ),
+        None,
     )
     if at is None:
         lines = [*lines, "", heading, new_line]
-        return "\n".join(lines) + "\n", len(lines) - 1
-    end = _section_end(lines, at)
+        return "\n".join(lines) + "\n", outside(len(lines) - 1)
+    end = outside(_section_end(lines, at, code))
     lines = [*lines[:end], new_line, *lines[end:]]
     return "\n".join(lines) + "\n", end
 
@@ -172,11 +204,12 @@ def _needs_gap(lines: list[str]) -> bool:
     return bool(lines) and not lines[-1].lstrip().startswith(("-", "*", "+"))
 
 
-def _section_end(lines: list[str], heading_at: int) -> int:
-    """Index just past the last non-blank line of the section that starts at ``heading_at``."""
+def _section_end(lines: list[str], heading_at: int, code: list[bool]) -> int:
+    """Index just past the last non-blank line of the section that starts at ``heading_at``
+    (a heading in fenced code does not end it)."""
     end = heading_at + 1
     for i in range(heading_at + 1, len(lines)):
-        if lines[i].startswith("#") and lines[i].lstrip("#").startswith(" "):
+        if not code[i] and lines[i].startswith("#") and lines[i].lstrip("#").startswith(" "):
             break
         if lines[i].strip():
             end = i + 1

@@ -186,6 +186,25 @@ class _Block:
     is_nested: bool = False
 
 
+def code_lines(lines: list[str]) -> tuple[list[bool], int | None]:
+    """Which of ``lines`` are fenced code (the fences included), as :func:`parse_journal`
+    reads them, and the index of a fence that is never closed (it runs to the end), if any.
+    A heading or a bullet in code is code: writers place lines by this too."""
+    code: list[bool] = []
+    fence, opened = "", None
+    for at, line in enumerate(lines):
+        if fence:
+            code.append(True)
+            if line.strip().startswith(fence):
+                fence, opened = "", None
+            continue
+        opening = _FENCE.match(line)
+        if opening:
+            fence, opened = opening.group(2), at
+        code.append(bool(opening))
+    return code, opened
+
+
 def _blocks(lines: list[str], first_line: int) -> list[_Block]:
     """Split Markdown into paragraphs, bullets (with their continuation lines) and fenced code.
 
