@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -803,17 +804,20 @@ class Memory:
                 continue
             for problem in parsed.problems:
                 tell(problem)
+            stated: Counter[str] = Counter()  # the same text stated again is a new statement
             for fact in parsed.facts:
+                nth = stated[fact.text]
+                stated[fact.text] += 1
                 if bad_lines.intersection(range(fact.line, fact.line + fact.text.count("\n") + 1)):
                     tell(Problem(fact_file(fact.source), fact.line, _NOT_UTF8_FACT))
                     continue
                 if dry_run:
-                    if not done.holds(fact):
+                    if not done.holds(fact, nth):
                         results.append((fact, self._promote_one(fact, dry_run=True)))
                     continue
                 # Checked and recorded under the lock: two promotes at once send each fact once.
                 with self.lock.held():
-                    if done.holds(fact):
+                    if done.holds(fact, nth):
                         continue
                     results.append((fact, self._promote_one(fact, dry_run=False)))
                     done.add(fact)

@@ -597,6 +597,20 @@ def test_a_later_line_of_the_same_journal_day_supersedes_the_earlier_one(mem: Me
     assert mem.proposals("open") == []
 
 
+def test_a_fact_stated_again_later_the_same_day_is_a_new_statement(mem: Memory):
+    mem.log("@Ann lives in Berlin", kind="world")
+    mem.log("@Ann now lives in Munich", kind="world")
+    mem.promote()
+    mem.log("@Ann lives in Berlin", kind="world")  # she moved back
+
+    [(fact, verdict)] = mem.promote()
+
+    assert fact.text == "@Ann lives in Berlin" and isinstance(verdict, Superseded)
+    live = [topic.summary.strip() for topic in mem.list_topics() if topic.meta.state == "active"]
+    assert live == ["@Ann lives in Berlin"]
+    assert mem.promote() == []  # each of the three once
+
+
 def test_an_earlier_line_of_the_same_day_promoted_later_still_conflicts(mem: Memory):
     mem.log("@Ann lives in Berlin", kind="world")
     mem.log("@Ann lives in Munich", kind="world")

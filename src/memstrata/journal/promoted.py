@@ -4,12 +4,15 @@ A fact is its file and its text: the digest is of the text, so a fact edited sin
 again, while one that only moved (lines logged above ``## Retain`` push it down) is the fact
 already promoted, whatever line the record names. Taking a moved fact for a new one would send
 it through the gate again, and a fact the wiki holds as superseded or ruled out would come back
-as a live topic.
+as a live topic. The same text stated again in the same file ("Ann drinks tea", "Ann no longer
+drinks tea", then "Ann drinks tea" once more) is a new statement: a file's n-th fact of one text
+is promoted when fewer than n of that text are recorded for the file.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from pathlib import Path
 
 from memstrata.errors import ParseError
@@ -50,9 +53,10 @@ def read_promoted(path: Path) -> set[tuple[str, str]]:
     return found
 
 
-def promoted_facts(records: set[tuple[str, str]]) -> set[tuple[str, str]]:
-    """``(file, digest)`` of each record: what makes a journal fact one already promoted."""
-    return {(source.rpartition("#L")[0] or source, digest) for source, digest in records}
+def promoted_facts(records: set[tuple[str, str]]) -> Counter[tuple[str, str]]:
+    """How many facts of each ``(file, digest)`` were promoted: what makes a file's n-th fact
+    of one text one already promoted."""
+    return Counter((fact_file(source), digest) for source, digest in records)
 
 
 def fact_file(source: str) -> str:
@@ -66,10 +70,11 @@ class PromotedRecord:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._size = -1
-        self._facts: set[tuple[str, str]] = set()
+        self._facts: Counter[tuple[str, str]] = Counter()
 
-    def holds(self, fact: Fact) -> bool:
-        """Whether ``fact`` (its file and text) was promoted, by this process or another."""
+    def holds(self, fact: Fact, occurrence: int = 0) -> bool:
+        """Whether ``fact`` (its file and text), the ``occurrence``-th fact of its text in its
+        file (from 0), was promoted, by this process or another."""
         try:
             size = self.path.stat().st_size
         except FileNotFoundError:
@@ -77,10 +82,10 @@ class PromotedRecord:
         if size != self._size:
             self._facts = promoted_facts(read_promoted(self.path))
             self._size = size
-        return (fact_file(fact.source), fact_digest(fact.text)) in self._facts
+        return self._facts[(fact_file(fact.source), fact_digest(fact.text))] > occurrence
 
     def add(self, fact: Fact) -> None:
         """Record ``fact`` as promoted (the caller holds the lock: no one else appends)."""
         append_line(self.path, promotion_key(fact.source, fact.text))
-        self._facts.add((fact_file(fact.source), fact_digest(fact.text)))
+        self._facts[(fact_file(fact.source), fact_digest(fact.text))] += 1
         self._size = self.path.stat().st_size
