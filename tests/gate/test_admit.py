@@ -201,6 +201,13 @@ def test_an_update_written_in_the_same_second_supersedes(mem: Memory):
     assert isinstance(verdict, Superseded)
 
 
+@pytest.mark.parametrize("host", ["Server2", "db1", "web-01"])
+def test_a_host_named_with_a_digit_is_a_subject_that_updates_supersede(mem: Memory, host: str):
+    mem.remember(f"{host} runs Ubuntu 20.04")
+
+    assert isinstance(mem.remember(f"{host} now runs Ubuntu 22.04"), Superseded)
+
+
 def test_an_update_given_the_same_time_as_the_stored_fact_conflicts(mem: Memory):
     when = "2025-11-20T00:00:00Z"
     mem.remember("Ann lives in Berlin", observed=when)

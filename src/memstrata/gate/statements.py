@@ -233,9 +233,13 @@ class _State:
 
     def add_word(self, word: str) -> None:
         self.words.add(word)
+        self.take_subject(word)
+        self.mark("word", word)
+
+    def take_subject(self, word: str) -> None:
+        """``word`` is the subject when it is the first one read where a subject may start."""
         if not self.subject and (self.where is None or self.where[0] >= self.subject_from):
             self.subject = word
-        self.mark("word", word)
 
     def add_in_order(self, word: str, name: bool) -> None:
         self.sequence.append((word, name))
@@ -538,6 +542,13 @@ def _read_word(
         return
     if any(ch.isdigit() for ch in folded):
         state.add_code(folded)  # versions and codes: v2, p99, s3, ec2
+        if is_code(folded) and token[:1].isupper():
+            # a capitalised code names a host, a model, a robot ("Server2 runs …", "R2D2
+            # drinks …"): a name, and the subject when it comes first, as "Ann" would be
+            state.add_name(folded)
+            state.add_word(folded)
+        elif is_code(folded):
+            state.take_subject(folded)  # "db1 runs …"
         return
     date = lexicon.DATES.get(folded) or (
         lexicon.DATES.get(folded[:-1]) if folded.endswith("s") else None
