@@ -157,3 +157,19 @@ def test_a_damaged_data_block_is_reported_at_its_line_in_the_file(memory: Memory
 
     assert (problem.path, problem.line) == (str(path), number)
     assert problem.message == "bad proposal data: Expecting value (column 13)"
+
+
+def test_an_autonomous_run_closes_the_open_proposal_of_what_it_did(messy: tuple[Path, Truth]):
+    root, truth = messy
+    garden(root, "propose")
+    target = truth.unused[0]
+    proposal = _proposal_for(root, target, "archive")
+
+    garden(root, "autonomous")
+
+    with Memory(root, clock=lambda: NOW) as memory:
+        assert memory.get_topic(target).meta.state == "archived"
+        closed = memory.proposal(proposal.id)
+        assert closed.status == "accepted"
+        assert closed.ruling.startswith("carried out in ") and "without a ruling" in closed.ruling
+        assert proposal.id not in {p.id for p in memory.proposals("open")}

@@ -27,7 +27,7 @@ from memstrata.clock import to_iso
 from memstrata.maintain.apply import Stale, apply_step
 from memstrata.maintain.ledger import LedgerRecord, record_for
 from memstrata.maintain.pairs import Judge, WordIndex
-from memstrata.maintain.proposing import proposal_for, step_proposal_id
+from memstrata.maintain.proposing import CARRIED_OUT, proposal_for, step_proposal_id
 from memstrata.maintain.report import DestructiveOp
 from memstrata.maintain.snapshot import take_snapshot
 from memstrata.maintain.state import GardenPaths, GardenState
@@ -163,7 +163,20 @@ class GardenRun:
         self.executed.append(outcome.record.id)
         self.written.update(topic.id for topic in outcome.topics)
         self._done(step, "EXECUTED", list(outcome.topics))
+        self._close_proposal_of(step)
         return "executed"
+
+    def _close_proposal_of(self, step: Step) -> None:
+        """An autonomous run that did what an open proposal (of an earlier propose run) asks
+        closes it: left open, it would ask a person to decide what is done."""
+        if step.proposal or not step.destructive:
+            return
+        earlier = self.proposals.get(step_proposal_id(step))
+        if earlier is not None and earlier.status == "open":
+            self.settle(
+                replace(earlier, status="accepted"),
+                f"{CARRIED_OUT} in {self.run_id} (autonomous mode, without a ruling)",
+            )
 
     def _spend(self) -> None:
         if self.mutations >= self.max_mutations:
