@@ -133,7 +133,7 @@ def _run(
         if finished is not None:
             recovered.append(f"step {finished.id} of {finished.run}")
     state = read_state(paths.state)
-    survey = survey_workspace(memory, state.since, state.first_run, state.own)
+    survey = survey_workspace(memory, state.since, state.first_run, state.own, state.backlog)
     run_id = _run_id(paths, now)
     run = GardenRun(
         memory,
@@ -188,11 +188,13 @@ def _run(
         last_report=state.last_report,
         resume_phase=resume[0],
         resume_after=resume[1],
+        # a run cut short tends its scope again, backlog part included
+        backlog=state.backlog if resume[0] else survey.backlog,
     )
     changed = not dry_run and (
         run.wrote
-        or (new_state.resume_phase, new_state.resume_after)
-        != (state.resume_phase, state.resume_after)
+        or (new_state.resume_phase, new_state.resume_after, new_state.backlog)
+        != (state.resume_phase, state.resume_after, state.backlog)
     )
     report = GardenReport(
         run_id=run_id,
@@ -278,7 +280,10 @@ def _stores(survey: Survey, state: GardenState) -> tuple[str, ...]:
         f"{len(survey.scope)} most recent in scope (first run)"
         if state.first_run
         else f"{len(survey.scope)} new since {state.since or 'the last run'}"
+        + (" or older and not yet tended" if state.backlog else "")
     )
+    if survey.waiting:
+        scope += f"; {survey.waiting} older left for the next runs"
     raw = (
         "raw: none"
         if survey.raw_sessions is None

@@ -71,6 +71,10 @@ class GardenState:
     last_report: str = ""
     resume_phase: str = ""
     resume_after: str = ""
+    #: ``<updated> <id>`` of the oldest topic surveyed so far, while older live topics wait
+    #: for a run (a first run takes the 200 most recent, each run after it 200 more); ""
+    #: when every topic has been in a run's scope
+    backlog: str = ""
 
     @property
     def first_run(self) -> bool:
@@ -101,6 +105,7 @@ def read_state(path: Path) -> GardenState:
             last_report=str(data.get("last_report", "")),
             resume_phase=str(resume.get("phase", "")),
             resume_after=str(resume.get("after", "")),
+            backlog=str(data.get("backlog", "")),
         )
     except (ValueError, AttributeError) as error:
         raise ParseError(path, None, f"not a garden state file: {error}") from error
@@ -119,6 +124,7 @@ def write_state(path: Path, state: GardenState) -> None:
             "last_run": state.last_run,
             "last_report": state.last_report,
             "resume": resume,
+            "backlog": state.backlog,
         },
     )
 

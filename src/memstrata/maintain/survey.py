@@ -2,7 +2,9 @@
 
 The survey is the one read a run plans from. Topics are read from their files (the truth), use
 from the access sidecar. *New* means updated after the last finished run; a first run takes the
-200 most recently updated live topics.
+200 most recently updated live topics, and each run after it 200 more of the older ones until
+every topic has been in a scope (``backlog``): a wiki written before its first run is tended
+whole, a few hundred topics a run.
 
 Two clocks of coldness (ISO strings compare as times):
 
@@ -40,6 +42,10 @@ class Survey:
     problems: tuple[Problem, ...]
     since: str
     scope: tuple[str, ...]
+    #: the backlog cursor once this scope is tended (see :func:`scope_of`)
+    backlog: str
+    #: live topics older than the backlog cursor, still waiting for a scope
+    waiting: int
     journal_days: int
     raw_sessions: int | None
     proposals_open: int
@@ -49,19 +55,26 @@ class Survey:
 
 
 def survey_workspace(
-    memory: Memory, since: str, first_run: bool, own: Collection[str] = ()
+    memory: Memory,
+    since: str,
+    first_run: bool,
+    own: Collection[str] = (),
+    backlog: str = "",
 ) -> Survey:
     """Read every topic, its use, and what the other stores offer."""
     listing = memory.topics.read_all()  # stray folders and unreadable files as problems
     proposals = memory.proposal_store.read_all("open")
     topics = {topic.id: topic for topic in listing.topics}
     access = memory.access.get(topics) if topics else {}
+    scope, cursor, waiting = scope_of(topics.values(), since, first_run, own, backlog)
     return Survey(
         topics=topics,
         access=dict(access),
         problems=(*listing.problems, *proposals.problems),
         since=since,
-        scope=scope_of(topics.values(), since, first_run, own),
+        scope=scope,
+        backlog=cursor,
+        waiting=waiting,
         journal_days=len(memory.journal_paths()),
         raw_sessions=_count_sessions(memory),
         proposals_open=len(proposals.proposals),
@@ -69,25 +82,41 @@ def survey_workspace(
 
 
 def scope_of(
-    topics: Iterable[Topic], since: str, first_run: bool, own: Collection[str] = ()
-) -> tuple[str, ...]:
-    """Live topics new since ``since``, oldest first; a first run: the 200 most recent.
+    topics: Iterable[Topic],
+    since: str,
+    first_run: bool,
+    own: Collection[str] = (),
+    backlog: str = "",
+) -> tuple[tuple[str, ...], str, int]:
+    """Live topics new since ``since`` and up to 200 of the backlog, oldest first; a first run:
+    the 200 most recent. Returns ``(scope, backlog cursor after it, topics still waiting)``.
 
-    A topic updated at the very second of ``since`` is new unless the last run wrote it
-    (``own``): others may write in the second a run starts.
+    The backlog is the live topics older than the cursor ``backlog`` (``<updated> <id>`` of
+    the oldest topic a scope has taken): the most recent 200 of them join this scope. A topic
+    updated at the very second of ``since`` is new unless the last run wrote it (``own``):
+    others may write in the second a run starts.
     """
     live = [topic for topic in topics if topic.meta.state == LIVE]
+    live.sort(key=_cursor, reverse=True)
     if first_run:
-        live.sort(key=lambda topic: (topic.meta.updated, topic.id), reverse=True)
-        live = live[:FIRST_RUN_SCOPE]
+        taken, older = live[:FIRST_RUN_SCOPE], live[FIRST_RUN_SCOPE:]
     else:
-        live = [
+        taken = [
             topic
             for topic in live
             if topic.meta.updated > since or (topic.meta.updated == since and topic.id not in own)
         ]
-    live.sort(key=lambda topic: (topic.meta.updated, topic.id))
-    return tuple(topic.id for topic in live)
+        below = [topic for topic in live if backlog and _cursor(topic) < backlog]
+        older = below[FIRST_RUN_SCOPE:]
+        new = {topic.id for topic in taken}
+        taken += [topic for topic in below[:FIRST_RUN_SCOPE] if topic.id not in new]
+    cursor = min((_cursor(topic) for topic in taken), default="") if older else ""
+    taken.sort(key=lambda topic: (topic.meta.updated, topic.id))
+    return tuple(topic.id for topic in taken), cursor, len(older)
+
+
+def _cursor(topic: Topic) -> str:
+    return f"{topic.meta.updated} {topic.id}"
 
 
 def counts_of(topics: Iterable[Topic]) -> dict[str, int]:
