@@ -890,6 +890,8 @@ class Memory:
         and a pipe is read like it. ``files`` is ``files_to_ingest(paths)`` when the caller
         already walked the folders.
         """
+        if agent is not None:
+            require_plain("agent", agent, one_line=True)  # as the gate checks a writer's key
         named = paths_named(paths)
         files = list(files) if files is not None else collect_files(named)
         with self.lock.held():

@@ -238,3 +238,10 @@ def test_a_line_that_would_land_in_an_unclosed_fence_is_refused(words_memory: Me
     with pytest.raises(ParseError, match=r"2025-11-27\.md:5: a code fence opened here is never"):
         words_memory.log("@Bob: owns the release", kind=kind)
     assert day.read_text(encoding="utf-8") == before
+
+
+def test_a_day_that_is_a_folder_is_named(words_memory: Memory):
+    (words_memory.workspace.root / "memory" / "2025-11-27.md").mkdir()
+
+    with pytest.raises(InputError, match=r"2025-11-27\.md: the day's journal is a folder"):
+        words_memory.log("anything")

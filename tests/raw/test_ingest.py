@@ -239,3 +239,13 @@ def test_redaction_of_raw_turns_can_be_switched_off(workspace: Path, tmp_path: P
         assert report.redacted == {}
         [session] = memory.raw.sessions()
         assert token in memory.raw.turns(session.id)[0].text
+
+
+@pytest.mark.parametrize("agent", ["evil\x1b[31m:b:c", "claude-code:me\n:main"])
+def test_an_agent_key_with_a_control_character_is_refused(memory: Memory, tmp_path: Path, agent):
+    transcript = tmp_path / "chat.jsonl"
+    transcript.write_text('{"role": "user", "content": "hello"}\n')
+
+    with pytest.raises(InputError, match="agent"):
+        memory.ingest(transcript, agent=agent)
+    assert memory.search_raw("hello") == []

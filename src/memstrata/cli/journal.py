@@ -28,7 +28,8 @@ def log(
 ) -> None:
     """Append TEXT to today's journal (memory/YYYY-MM-DD.md).
 
-    A line that reads as an instruction to the model is written but held out of recall.
+    One entry, one line, at most 20,000 characters. A line that reads as an instruction to the
+    model is written but held out of recall.
 
     Example: memstrata log --kind world "@Ann moved to Berlin"
     """

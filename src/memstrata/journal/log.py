@@ -124,6 +124,10 @@ def append_log(
             lines = lines.replace("\n", "\r\n")
         return bom + lines.encode("utf-8"), index
 
+    if path.exists() and not path.is_file():
+        raise InputError(
+            f"{path}: the day's journal is a folder or another non-file; nothing was written"
+        )
     try:
         index = update_shared_file(path, add_line)
     except UnclosedFence as unclosed:

@@ -313,7 +313,13 @@ class MemoryTools:
 
     def log(
         self,
-        text: Annotated[str, Field(description="What happened, was decided or observed.")],
+        text: Annotated[
+            str,
+            Field(
+                description="What happened, was decided or observed: one entry, at most 20,000 "
+                "characters (a longer text belongs in a topic's detail page)."
+            ),
+        ],
         kind: Annotated[
             Kind | None,
             Field(description="Record it as a typed fact under '## Retain'. " + KIND_DOC),
