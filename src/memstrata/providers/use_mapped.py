@@ -75,7 +75,7 @@ def load_parts(model: Any) -> None:
         return
     try:
         parts = _read(folder)
-    except (OSError, ValueError, KeyError, TypeError, EOFError, pickle.UnpicklingError):
+    except Exception:  # a damaged pickle can fail in any way: the copy is made again
         parts = None
     if parts is None:
         parts = _build(model)
