@@ -78,3 +78,26 @@ def test_rejecting_quarantined_text_stores_nothing_and_says_nothing_more(workspa
 
     assert rejected.returncode == 0 and rejected.stderr == ""
     assert json.loads(run(*base, "topic", "list", "--all", "--json").stdout) == []
+
+
+def test_the_same_text_once_ruled_on_is_not_quarantined_again(workspace: Path):
+    base = ("--workspace", str(workspace))
+    pid = quarantined(workspace)
+    assert run(*base, "proposals", "reject", pid).returncode == 0
+
+    again = json.loads(run(*base, "remember", "--json", INSTRUCTION).stdout)
+
+    assert again["verdict"] == "rejected"
+    assert f"{pid} ruled it out already: kept out" in again["reason"]
+    assert run(*base, "proposals", "list").stdout.strip() == "no open proposals"
+
+
+def test_the_same_text_once_released_is_not_stored_twice(workspace: Path):
+    base = ("--workspace", str(workspace))
+    pid = quarantined(workspace)
+    assert run(*base, "proposals", "accept", pid).returncode == 0
+
+    again = json.loads(run(*base, "remember", "--json", INSTRUCTION).stdout)
+
+    assert again["verdict"] == "rejected" and f"{pid} released it already" in again["reason"]
+    assert len(json.loads(run(*base, "topic", "list", "--all", "--json").stdout)) == 1

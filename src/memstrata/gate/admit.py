@@ -438,6 +438,12 @@ class Gate:
     def _quarantine(self, fact: Candidate, text: str, why: str, now: str, dry_run: bool) -> Verdict:
         pid = proposal_id("quarantine", text)
         reason = f"looks like an instruction to the model ({why})"
+        if self.proposals.exists(pid):
+            ruled = self.proposals.get(pid)
+            if ruled.status == "rejected":
+                return Rejected(f"{reason}; {pid} ruled it out already: kept out", dry_run)
+            if ruled.status == "accepted":
+                return Rejected(f"{reason}; {pid} released it already: it was stored then", dry_run)
         if not dry_run and not self.proposals.exists(pid):
             self.proposals.put(
                 Proposal(
