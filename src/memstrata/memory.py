@@ -438,7 +438,9 @@ class Memory:
                 written = self.topics.write(
                     topic_id, summary, detail, actor=actor, reason=reason, meta_changes=stated
                 )
-                self._reindex_topic(written.topic.id)
+                note = self._reindex_topic(written.topic.id)
+                if note:
+                    return replace(written, index_note=note)
         held = self.index.held_topic(written.topic.id)
         return replace(written, held=held) if held else written
 
@@ -468,8 +470,8 @@ class Memory:
             if self.topics.get(topic_id).meta.state == "archived":
                 raise InputError(f"{topic_id} is already archived")
             written = self.topics.archive(topic_id, actor=actor, reason=reason)
-            self._reindex_topic(written.topic.id)
-        return written
+            note = self._reindex_topic(written.topic.id)
+        return replace(written, index_note=note) if note else written
 
     def restore_topic(
         self, topic_id: str, *, actor: str = "user", reason: str = "", version: str | None = None
@@ -499,8 +501,8 @@ class Memory:
                 reason=reason or f"restored from the archive{as_before}",
                 op="restore",
             )
-            self._reindex_topic(written.topic.id)
-        return written
+            note = self._reindex_topic(written.topic.id)
+        return replace(written, index_note=note) if note else written
 
     def _restore_version(
         self, topic_id: str, version: str, *, actor: str, reason: str
@@ -524,7 +526,9 @@ class Memory:
                 meta_changes=stated,
                 op="restore",
             )
-            self._reindex_topic(written.topic.id)
+            note = self._reindex_topic(written.topic.id)
+        if note:
+            return replace(written, index_note=note)
         held = self.index.held_topic(written.topic.id)
         return replace(written, held=held) if held else written
 
@@ -554,15 +558,18 @@ class Memory:
         self.topics.folder_of(topic_id)
         return self.topics.history_records(topic_id)
 
-    def _reindex_topic(self, topic_id: str) -> None:
+    def _reindex_topic(self, topic_id: str) -> str:
+        """Index the topic just written; what to say when the index could not take it in."""
         stamp = stamp_files(str(self.workspace.topic_dir(topic_id)), (SUMMARY, DETAIL, META))
         try:
             self.index.put_topic(self.topics.get(topic_id), stamp)
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, OSError, DiskFull) as error:
             # The topic file is written, the truth: a damaged index is made anew from the
-            # files here, so no caller retries the write and records the knowledge twice.
+            # files here, and a full disk is said, so no caller retries the write and records
+            # the knowledge twice. The next read indexes it.
             if not self._index_failed(error):
-                raise
+                return f"written; the index could not take it in ({error}); reads take it in"
+        return ""
 
     @_heals_index
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:

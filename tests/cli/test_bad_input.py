@@ -353,6 +353,25 @@ cat memory/*.md; ls .memstrata
     assert ".damaged" not in out  # a sound file on a full disk is never set aside
 
 
+def test_a_topic_written_on_a_full_disk_is_written_once_and_the_command_says_so(tmp_path: Path):
+    if os.geteuid() != 0 or not can_mount_read_only(tmp_path):
+        pytest.skip("needs root and mount namespaces to make a small disk")
+    script = (
+        FILL_THE_DISK
+        + """
+printf "# Ann\\nDesign lead.\\n" | $MEMSTRATA topic write people/ann --summary-file -
+echo "rc=$?"
+cat memory/topics/people/ann/summary.md; wc -l < memory/topics/people/ann/history.jsonl
+"""
+    )
+
+    result = run_on_small_disk(tmp_path / "disk", script)
+
+    assert "created people/ann" in result.stdout and "rc=0" in result.stdout, result.stderr
+    assert "note: written; the index could not take it in" in result.stderr
+    assert "Design lead." in result.stdout and result.stdout.rstrip().endswith("1")
+
+
 def test_sessions_of_a_workspace_without_transcripts_are_none(ws: Path):
     result = run("--workspace", str(ws), "search", "--sessions", "cortado")
     assert result.returncode == 0, result.stderr

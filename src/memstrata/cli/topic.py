@@ -154,6 +154,7 @@ def archive(ctx: click.Context, topic_id: str, reason: str) -> None:
     """
     written = open_memory(ctx).archive_topic(topic_id, reason=reason)
     click.echo(f"archived {written.topic.id}")
+    _note_index(written.index_note)
 
 
 @topic.command()
@@ -182,6 +183,7 @@ def restore(ctx: click.Context, topic_id: str, version: str | None, reason: str)
             f"restored {written.topic.id} to version {version} ({entry.before} → {entry.after})"
         )
         _note_held(written.held)
+        _note_index(written.index_note)
         return
     meta = written.topic.meta
     by = f" by {meta.superseded_by}" if meta.superseded_by else ""
@@ -228,6 +230,7 @@ def write(
     verb = "created" if written.created else "updated"
     click.echo(f"{verb} {written.topic.id} ({written.entry.before or '∅'} → {written.entry.after})")
     _note_held(written.held)
+    _note_index(written.index_note)
 
 
 def _note_held(held: str) -> None:
@@ -283,3 +286,8 @@ def _read_bounded(handle: BinaryIO, name: str) -> bytes:
 
 
 COMMANDS = (topic,)
+
+
+def _note_index(note: str) -> None:
+    if note:  # written all the same: a retry would record the change twice
+        click.echo(f"note: {note}", err=True)

@@ -128,6 +128,9 @@ class TopicWrite:
     held: str = ""
     #: the text was the topic's already: nothing was written, ``entry`` is its last change
     unchanged: bool = False
+    #: why the derived index could not take the topic in now (a full disk), else "": the
+    #: files are written all the same, and the next read indexes them
+    index_note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
