@@ -331,19 +331,22 @@ dd if=/dev/zero of=../fill bs=1k count=$((free_kb - 24)) 2>/dev/null
 """
 
 
-def test_a_line_logged_on_a_full_disk_is_written_once_and_the_command_says_so(tmp_path: Path):
+def on_a_full_disk(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` in a workspace on a small disk filled to its last few blocks."""
     if os.geteuid() != 0 or not can_mount_read_only(tmp_path):
         pytest.skip("needs root and mount namespaces to make a small disk")
-    script = (
-        FILL_THE_DISK
-        + """
+    return run_on_small_disk(tmp_path / "disk", FILL_THE_DISK + script)
+
+
+def test_a_line_logged_on_a_full_disk_is_written_once_and_the_command_says_so(tmp_path: Path):
+    result = on_a_full_disk(
+        tmp_path,
+        """
 $MEMSTRATA log "retry me please"; echo "rc=$?"
 $MEMSTRATA remember "Omar lives in Paris"; echo "rc=$?"
 cat memory/*.md; ls .memstrata
-"""
+""",
     )
-
-    result = run_on_small_disk(tmp_path / "disk", script)
 
     out = result.stdout
     assert "rc=0" in out.split("retry me please", 2)[1]  # the log itself succeeded
@@ -354,18 +357,14 @@ cat memory/*.md; ls .memstrata
 
 
 def test_a_topic_written_on_a_full_disk_is_written_once_and_the_command_says_so(tmp_path: Path):
-    if os.geteuid() != 0 or not can_mount_read_only(tmp_path):
-        pytest.skip("needs root and mount namespaces to make a small disk")
-    script = (
-        FILL_THE_DISK
-        + """
+    result = on_a_full_disk(
+        tmp_path,
+        """
 printf "# Ann\\nDesign lead.\\n" | $MEMSTRATA topic write people/ann --summary-file -
 echo "rc=$?"
 cat memory/topics/people/ann/summary.md; wc -l < memory/topics/people/ann/history.jsonl
-"""
+""",
     )
-
-    result = run_on_small_disk(tmp_path / "disk", script)
 
     assert "created people/ann" in result.stdout and "rc=0" in result.stdout, result.stderr
     assert "note: written; the index could not take it in" in result.stderr
