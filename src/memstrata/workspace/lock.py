@@ -32,6 +32,8 @@ class WorkspaceLock:
         self._thread_lock = threading.RLock()
         self._depth = 0
         self._fd: int | None = None
+        #: ``time.monotonic()`` of the last attempt that found the lock busy
+        self._missed_at = float("-inf")
 
     @contextmanager
     def held(self) -> Iterator[None]:
@@ -46,6 +48,10 @@ class WorkspaceLock:
         whether it is held. For a read's upkeep (a refresh, a few embeddings), which may be
         skipped while another process changes the workspace: waiting out a rebuild or a long
         import would hold the read up for minutes."""
+        # A read attempts several times (the index, the refresh, the embeddings): once one
+        # found the lock busy, the next ones within as long only try, not wait again.
+        if time.monotonic() - self._missed_at < timeout_s:
+            timeout_s = 0.0
         return self._holding(timeout_s)
 
     @contextmanager
@@ -59,6 +65,7 @@ class WorkspaceLock:
                 except LockTimeout:
                     if timeout_s is None:
                         raise
+                    self._missed_at = time.monotonic()
                     yield False
                     return
             self._depth += 1
