@@ -75,6 +75,13 @@ def test_an_over_cap_summary_says_where_the_rest_belongs(memory: Memory):
     assert not memory.workspace.topic_dir("people/ann").exists()
 
 
+def test_an_editors_final_newline_does_not_count_toward_the_cap(memory: Memory):
+    memory.write_topic("notes/big", "x" * 1000 + "\n", "y" * 8000 + "\n")
+    assert memory.get_topic("notes/big").summary == "x" * 1000 + "\n"
+    with pytest.raises(CapExceeded, match="summary is 1001 chars"):
+        memory.write_topic("notes/big", "x" * 1001 + "\n")
+
+
 def test_an_over_cap_detail_is_refused_and_nothing_changes(memory: Memory):
     memory.write_topic("people/ann", "Design lead.", "short")
     with pytest.raises(CapExceeded, match="8000-char cap"):

@@ -61,7 +61,7 @@ from memstrata.model import (
 )
 from memstrata.redaction import redact_secrets
 from memstrata.wiki.index_file import update_index_file
-from memstrata.wiki.text import content_hash, title_of
+from memstrata.wiki.text import capped_length, content_hash, title_of
 from memstrata.workspace.atomic import append_line, write_atomic, write_json_atomic
 from memstrata.workspace.layout import Workspace
 from memstrata.workspace.lock import WorkspaceLock
@@ -528,22 +528,24 @@ class TopicStore:
         folder = self.workspace.topic_dir(topic.id)
         summary_cap, detail_cap = self.limits.summary_max_chars, self.limits.detail_max_chars
         found = []
-        if len(topic.summary) > summary_cap:
+        if capped_length(topic.summary) > summary_cap:
             found.append(
                 Problem(
                     _shown(folder / SUMMARY),
                     None,
-                    f"summary is {len(topic.summary)} chars, over its {summary_cap}-char cap: "
+                    f"summary is {capped_length(topic.summary)} chars, over its "
+                    f"{summary_cap}-char cap: "
                     "keep the gist here and move the rest into detail.md",
                     topic.id,
                 )
             )
-        if len(topic.detail) > detail_cap:
+        if capped_length(topic.detail) > detail_cap:
             found.append(
                 Problem(
                     _shown(folder / DETAIL),
                     None,
-                    f"detail is {len(topic.detail)} chars, over its {detail_cap}-char cap: "
+                    f"detail is {capped_length(topic.detail)} chars, over its "
+                    f"{detail_cap}-char cap: "
                     "split it into linked topics",
                     topic.id,
                 )
@@ -553,15 +555,15 @@ class TopicStore:
     def _check_caps(self, topic_id: str, summary: str, detail: str | None) -> None:
         if not summary.strip():
             raise InputError(f"{topic_id}: summary is empty")
-        if len(summary) > self.limits.summary_max_chars:
+        if capped_length(summary) > self.limits.summary_max_chars:
             raise CapExceeded(
-                f"{topic_id}: summary is {len(summary)} chars, over the "
+                f"{topic_id}: summary is {capped_length(summary)} chars, over the "
                 f"{self.limits.summary_max_chars}-char cap; keep the gist in the summary and put "
                 "the rest in the detail page (--detail-file)"
             )
-        if detail is not None and len(detail) > self.limits.detail_max_chars:
+        if detail is not None and capped_length(detail) > self.limits.detail_max_chars:
             raise CapExceeded(
-                f"{topic_id}: detail is {len(detail)} chars, over the "
+                f"{topic_id}: detail is {capped_length(detail)} chars, over the "
                 f"{self.limits.detail_max_chars}-char cap; split it into linked topics or keep "
                 "the full text in the journal or raw sessions"
             )

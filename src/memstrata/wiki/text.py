@@ -15,6 +15,12 @@ def content_hash(summary: str, detail: str, state: str) -> str:
     return digest[:16]
 
 
+def capped_length(text: str) -> int:
+    """The length a topic file's cap is held to: its characters without trailing whitespace,
+    since every editor ends a file with a newline and the cap is about what the file says."""
+    return len(text.rstrip())
+
+
 def title_of(summary: str, slug: str) -> str:
     """The first ``# heading`` of the summary, else its first line (clipped), else the slug."""
     for line in summary.splitlines():
