@@ -54,3 +54,23 @@ def test_slugify_makes_a_valid_slug_from_free_text():
     assert slugify("Ann Lee's cat!") == "ann-lee-s-cat"
     assert slugify("...") == "note"
     assert slugify("上海 办公室") == "上海-办公室"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("люди/анна", "люди/анна"),  # one script per word is an id, whichever script
+        ("notes/встреча-с-ann", "notes/встреча-с-ann"),
+        ("notes/β-carotene", "notes/β-carotene"),
+        ("notes/项目alpha", "notes/项目alpha"),  # Han and Latin are never drawn alike
+    ],
+)
+def test_ids_in_any_script_are_ids(raw: str, expected: str):
+    assert parse_topic_id(raw) == expected
+
+
+def test_an_id_that_reads_like_another_is_refused_naming_the_word():
+    with pytest.raises(InvalidTopicId, match="mixes Cyrillic and Latin letters in 'аnn'"):
+        parse_topic_id("people/аnn")  # the first letter is Cyrillic а
+    with pytest.raises(InvalidTopicId, match="ends with '.'"):
+        parse_topic_id("notes/x.")  # Windows and SMB copies cannot hold it apart from notes/x

@@ -3,6 +3,9 @@
 A topic id becomes two path components under ``memory/topics/``. Anything that could escape that
 folder or collide with our own files is refused: ``..``, absolute paths, separators (after NFKC,
 so fullwidth ``．．／`` is caught as ``../``), control characters, hidden or reserved names.
+Ids that only look like another id are refused too: a word mixing Latin, Greek and Cyrillic
+letters (``аnn`` with a Cyrillic ``а`` reads as ``ann`` in every listing and citation), and a
+part ending in ``.``, which Windows and SMB shares drop from a file name.
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from memstrata.errors import InvalidTopicId
 MAX_PART_CHARS = 64
 
 _PART = re.compile(r"^[^\W_][\w.-]*$", re.UNICODE)
+_WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
+# Scripts whose letters are drawn alike (Latin a, Cyrillic а, Greek α): one word may use one.
+_LOOK_ALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
 # Our own files beside topic folders, and names Windows cannot create.
 _RESERVED = frozenset(
     {"_index", "index.json", "con", "prn", "aux", "nul"}
@@ -38,12 +44,30 @@ def normalize_part(raw: str, what: str = "slug") -> str:
         raise InvalidTopicId(f"{what} {raw!r} is longer than {MAX_PART_CHARS} characters")
     if part.split(".")[0] in _RESERVED or part in _RESERVED:
         raise InvalidTopicId(f"{what} {raw!r} is a reserved name")
+    if part.endswith("."):
+        raise InvalidTopicId(f"{what} {raw!r} ends with '.', which Windows drops from a file name")
+    mixed = next((word for word in _WORDS.findall(part) if len(_scripts(word)) > 1), None)
+    if mixed is not None:
+        raise InvalidTopicId(
+            f"{what} {raw!r} mixes {' and '.join(sorted(_scripts(mixed)))} letters in "
+            f"{mixed!r}, so it would read like another id; write it in one script"
+        )
     if not _PART.match(part):
         raise InvalidTopicId(
             f"{what} {raw!r} must start with a letter or digit and hold only letters, digits, "
             "'-', '_' and '.' (e.g. 'people/ann-lee')"
         )
     return part
+
+
+def _scripts(word: str) -> set[str]:
+    """The look-alike scripts whose letters ``word`` uses (``Latin``, ``Greek``, ``Cyrillic``)."""
+    found = set()
+    for ch in word:
+        script = unicodedata.name(ch, "").split(" ")[0]
+        if script in _LOOK_ALIKE_SCRIPTS:
+            found.add(script.title())
+    return found
 
 
 def parse_topic_id(raw: str) -> str:
