@@ -446,3 +446,18 @@ def test_a_broken_config_says_which_snapshot_holds_the_settings_as_they_were(ws:
         f"the newest snapshot holds the settings as they were: .memstrata/snapshots/{taken.name}/"
         "memstrata.toml",
     )
+
+
+@pytest.mark.parametrize(
+    ("option", "fragment"),
+    [("--since", "'soonish': not a time I understand"), ("--until", "is empty")],
+)
+def test_a_time_bound_recall_cannot_read_is_a_bad_option_value_like_a_bad_k(
+    ws: Path, option: str, fragment: str
+):
+    value = "soonish" if option == "--since" else ""
+    bad_time = run("--workspace", str(ws), "recall", "Ann", option, value)
+    bad_k = run("--workspace", str(ws), "recall", "Ann", "--k", "0")
+    assert bad_time.returncode == bad_k.returncode == 2
+    assert f"Invalid value for '{option}': " in bad_time.stderr
+    assert fragment in bad_time.stderr and "Traceback" not in bad_time.stderr

@@ -73,6 +73,22 @@ def search(
         click.echo(f"    {one_line(hit.text, 96)}")
 
 
+def _a_time(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse a time bound recall cannot read as the bad option value it is (exit 2, as a bad
+    ``--k``), before the workspace is opened; recall reads it again against its own clock."""
+    from datetime import UTC, datetime
+
+    from memstrata.errors import InputError
+    from memstrata.recall.inputs import checked_bound
+
+    if value is not None:
+        try:
+            checked_bound(value, datetime.now(UTC), "", start=param.name == "since")
+        except InputError as error:
+            raise click.BadParameter(str(error).strip()) from error
+    return value
+
+
 @click.command()
 @click.argument("query", nargs=-1)
 @click.option(
@@ -83,8 +99,15 @@ def search(
     default=None,
     help="How many items (default: recall.default_k, 10).",
 )
-@click.option("--since", default=None, help="Only items from then on: 30d, 2025-11, 'last week'.")
-@click.option("--until", default=None, help="Only items up to then: 2025-11-27, 2025-10.")
+@click.option(
+    "--since",
+    default=None,
+    callback=_a_time,
+    help="Only items from then on: 30d, 2025-11, 'last week'.",
+)
+@click.option(
+    "--until", default=None, callback=_a_time, help="Only items up to then: 2025-11-27, 2025-10."
+)
 @click.option(
     "--kind",
     type=click.Choice(_RECALL_KINDS, case_sensitive=False),
