@@ -14,7 +14,7 @@ write-ahead intent rolled forward by the next run), and becomes one line of
     steps.py       the step values and fingerprints          apply.py   guarded, crash-safe apply
     ledger.py      memory/ledger.jsonl and undo              snapshot.py     .memstrata/snapshots
     proposing.py   steps as proposals, and accepted ones back as steps
-    state.py       memory/.garden/state.json: scope marker and resume point
+    state.py       memory/.garden/state.json: scope marker, resume point, notes still owed
     report.py      the report values and their Markdown      gardener.py     run_garden
     tick.py        run_tick: due checks for idle flush, distill and garden
 """

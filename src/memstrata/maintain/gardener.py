@@ -5,6 +5,12 @@
 The middle phases run in that order, starting at the phase a budget stopped the last run at
 (and wrapping around), so no phase starves. A run that finds nothing to do writes nothing at all:
 no topic, history line, index row, journal line, report or state file.
+
+A run's files are written in the order that lets a retry after a failure (a full disk) redo it
+without doubling anything: the report, then the state with the run's ``## Upkeep`` notes in it
+(the commit point), then the notes into the day's journal (less any already there), then the
+state without them. A run that failed before the commit point wrote no notes; one that failed
+after it has the rest of its notes written by the next run.
 """
 
 from __future__ import annotations
@@ -31,11 +37,20 @@ from memstrata.maintain.report import GardenReport, PhaseResult
 from memstrata.maintain.restore import finish_interrupted_restore
 from memstrata.maintain.run import BudgetSpent, GardenRun
 from memstrata.maintain.split import tend_split
-from memstrata.maintain.state import GardenPaths, GardenState, exclusive, read_state, write_state
+from memstrata.maintain.state import (
+    GardenPaths,
+    GardenState,
+    UpkeepNotes,
+    disk_full_named,
+    exclusive,
+    read_state,
+    write_state,
+)
 from memstrata.maintain.summarise import health_line, summary_sentences
 from memstrata.maintain.survey import Survey, survey_workspace
 from memstrata.proposals import GARDEN_KINDS
 from memstrata.workspace.atomic import write_atomic
+from memstrata.workspace.textfile import read_mending
 
 if TYPE_CHECKING:
     from memstrata.memory import Memory
@@ -133,6 +148,10 @@ def _run(
         if finished is not None:
             recovered.append(f"step {finished.id} of {finished.run}")
     state = read_state(paths.state)
+    if not dry_run and state.notes is not None:
+        # the last run saved its state, then could not write all its notes (a full disk)
+        write_upkeep_notes(memory, state.notes)
+        recovered.append(f"the Upkeep notes of {state.last_run}")
     survey = survey_workspace(memory, state.since, state.first_run, state.own, state.backlog)
     run_id = _run_id(paths, now)
     run = GardenRun(
@@ -154,6 +173,7 @@ def _run(
     resume_point = _resume_text(resume)
     proposed = sum(1 for op in run.destructive if op.verb == "PROPOSED" and op.note != "still open")
     summary = ""
+    notes: UpkeepNotes | None = None
     if "summarise" in skip:
         skipped.append("summarise — asked to skip")
     elif dry_run:
@@ -172,10 +192,7 @@ def _run(
         )
         health = health_line(stats_after, proposals_after)
         summary = " ".join(sentences) + "\n" + health
-        journal = memory.workspace.journal_path(now.date().isoformat())
-        with memory.lock.held():
-            append_log(journal, " ".join(sentences), now, upkeep=True)
-            append_log(journal, health, now, upkeep=True)
+        notes = UpkeepNotes(now.isoformat(timespec="seconds"), (" ".join(sentences), health))
         run.wrote = True
     else:
         skipped.append("summarise — nothing new since the last run")
@@ -227,10 +244,44 @@ def _run(
     path = paths.reports / f"{run_id.removeprefix('r-')}.md"
     relative = memory.workspace.relative(path)
     report = replace(report, path=relative)
-    write_atomic(path, report.text)
-    write_state(paths.state, replace(new_state, last_report=relative))
+    with disk_full_named(path):
+        write_atomic(path, report.text)
+    saved = replace(new_state, last_report=relative)
+    write_state(paths.state, replace(saved, notes=notes))
+    if notes is not None:
+        write_upkeep_notes(memory, notes)
+        write_state(paths.state, saved)
     memory.sync()
     return report
+
+
+def write_upkeep_notes(memory: Memory, notes: UpkeepNotes) -> None:
+    """Append ``notes`` to the ``## Upkeep`` section of their day, less those already there.
+
+    Already there means the first line (it names the run) and those after it in the journal
+    that follow it as in ``notes``: a health line found elsewhere marks no run, as another run
+    may have written the same words in the same minute.
+    """
+    at = datetime.fromisoformat(notes.at)
+    journal = memory.workspace.journal_path(at.date().isoformat())
+    wanted = [f"- {at.strftime('%H:%M')} {' '.join(line.split())}" for line in notes.lines]
+    with memory.lock.held(), disk_full_named(journal):
+        existing = read_mending(journal)[0].splitlines() if journal.is_file() else []
+        done = _written_before(existing, wanted)
+        for line in notes.lines[done:]:
+            append_log(journal, line, at, upkeep=True)
+
+
+def _written_before(existing: list[str], wanted: list[str]) -> int:
+    if not wanted or wanted[0] not in existing:
+        return 0
+    start = existing.index(wanted[0])
+    done = 0
+    for have, want in zip(existing[start:], wanted, strict=False):
+        if have != want:
+            break
+        done += 1
+    return done
 
 
 def _tend(
