@@ -144,11 +144,21 @@ def days_since(moment: str, now: datetime) -> int:
 
 
 def _count_sessions(memory: Memory) -> int | None:
+    """How many sessions ``raw/sessions.db`` holds; ``None`` without one SQLite can read.
+
+    Read without a trace, as a dry run promises: a read-only connection to a WAL database makes
+    its -wal and -shm when they are missing, and leaves them behind. Missing, no writer is at
+    work (the last to close folds the -wal into the file and removes both), so the file alone
+    holds every session and is read immutable; present, SQLite's locks read what a writer has
+    committed. A -wal left without its -shm by a killed writer is not read: its sessions are
+    counted once the next writer folds them in.
+    """
     path = memory.workspace.raw_db
     if not path.exists():
         return None
+    at_work = all(path.with_name(path.name + suffix).exists() for suffix in ("-wal", "-shm"))
     try:
-        connection = sqlite3.connect(read_only_uri(path), uri=True)
+        connection = sqlite3.connect(read_only_uri(path, immutable=not at_work), uri=True)
         try:
             return int(connection.execute("SELECT COUNT(*) FROM sessions").fetchone()[0])
         finally:
