@@ -72,5 +72,5 @@ def test_ids_in_any_script_are_ids(raw: str, expected: str):
 def test_an_id_that_reads_like_another_is_refused_naming_the_word():
     with pytest.raises(InvalidTopicId, match="mixes Cyrillic and Latin letters in 'аnn'"):
         parse_topic_id("people/аnn")  # the first letter is Cyrillic а
-    with pytest.raises(InvalidTopicId, match="ends with '.'"):
+    with pytest.raises(InvalidTopicId, match=r"ends with '\.'"):
         parse_topic_id("notes/x.")  # Windows and SMB copies cannot hold it apart from notes/x
