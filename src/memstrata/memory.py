@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -49,7 +50,13 @@ from memstrata.index_sync import (
     topic_scan_due,
 )
 from memstrata.journal.log import LogWrite, append_log
-from memstrata.journal.parse import ParsedJournal, day_of, entity_key, parse_journal
+from memstrata.journal.parse import (
+    ParsedJournal,
+    day_of,
+    entity_key,
+    parse_journal,
+    require_opinion_for_confidence,
+)
 from memstrata.journal.promoted import PROMOTED_FILE, PromotedRecord, fact_file
 from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
 from memstrata.model import (
@@ -644,7 +651,8 @@ class Memory:
 
         ``observed`` (when it was stated; default now) is ISO 8601 text or a ``datetime``;
         ``entities`` a list of names (one string is one name). An argument that is not what it
-        must be is an :class:`InputError` naming it; see :mod:`memstrata.gate.inputs`."""
+        must be is an :class:`InputError` naming it; see :mod:`memstrata.gate.inputs`. A
+        ``confidence`` comes only with ``kind="opinion"``, as in the journal."""
         from memstrata.gate.inputs import checked_candidate
 
         candidate = checked_candidate(
@@ -658,6 +666,7 @@ class Memory:
             supersedes=supersedes,
             actor=actor,
         )
+        require_opinion_for_confidence(candidate.kind, candidate.confidence)
         with self.lock.held():  # refreshed under it: the gate compares with what is there now
             self.refresh()
             return self.gate.admit(candidate, dry_run=dry_run)
@@ -739,9 +748,7 @@ class Memory:
 
         require_text("log text", text)
         kind, confidence = checked_kind(kind), checked_confidence(confidence)
-        if confidence is not None and kind != "opinion":
-            # O(c=…) is the journal's one form with a confidence: anything else would drop it
-            raise InputError("a confidence belongs to an opinion: log it with kind opinion (O)")
+        require_opinion_for_confidence(kind, confidence)
         now = self.clock()
         path = self.workspace.journal_path(now.date().isoformat())
         text = redact_secrets(text).text
@@ -789,16 +796,37 @@ class Memory:
         them moved them, and when another process promoted them meanwhile; a fact edited since
         has a new text and is promoted again (the gate then merges or supersedes).
 
+        ``dry_run`` writes nothing and gives the verdicts the real run would give, each fact
+        judged against the wiki as the facts before it would leave it.
+
         ``on_problem`` is told what was left alone: a Retain bullet that does not parse, a day
         that cannot be read (``day`` named: an error), and a fact on a line holding bytes that
         are no UTF-8 (it waits for the bytes to be fixed: read as U+FFFD it would enter the wiki
         mangled, and its mended text would then conflict with it).
         """
-        record = self.workspace.memory_dir / PROMOTED_FILE
+        if dry_run:
+            return self._rehearse_promote(day, on_problem)
         tell = on_problem or (lambda _problem: None)
-        paths = [self._journal_day(day)] if day else self.journal_paths()
         results: list[tuple[Fact, Verdict]] = []
-        done = PromotedRecord(record)
+        done = PromotedRecord(self.workspace.memory_dir / PROMOTED_FILE)
+        for fact, nth in self._retained_facts(day, tell):
+            # Checked and recorded under the lock: two promotes at once send each fact once.
+            with self.lock.held():
+                if done.holds(fact, nth):
+                    continue
+                results.append((fact, self._promote_one(fact)))
+                done.add(fact)
+        if results:
+            with self.lock.held():
+                sync_promoted(self.index, self.workspace)
+        return results
+
+    def _retained_facts(
+        self, day: str | None, tell: Callable[[Problem], None]
+    ) -> Iterator[tuple[Fact, int]]:
+        """Each Retain fact :meth:`promote` may send (of ``day``, or of every day), with how
+        many facts of its text came before it in its file; ``tell`` hears what is left alone."""
+        paths = [self._journal_day(day)] if day else self.journal_paths()
         for path in paths:
             if day and not path.is_file():
                 raise InputError(f"{self.workspace.relative(path)}: no journal for that day")
@@ -818,22 +846,44 @@ class Memory:
                 if bad_lines.intersection(range(fact.line, fact.line + fact.text.count("\n") + 1)):
                     tell(Problem(fact_file(fact.source), fact.line, _NOT_UTF8_FACT))
                     continue
-                if dry_run:
-                    if not done.holds(fact, nth):
-                        results.append((fact, self._promote_one(fact, dry_run=True)))
-                    continue
-                # Checked and recorded under the lock: two promotes at once send each fact once.
-                with self.lock.held():
-                    if done.holds(fact, nth):
-                        continue
-                    results.append((fact, self._promote_one(fact, dry_run=False)))
-                    done.add(fact)
-        if results and not dry_run:
-            with self.lock.held():
-                sync_promoted(self.index, self.workspace)
-        return results
+                yield fact, nth
 
-    def _promote_one(self, fact: Fact, *, dry_run: bool) -> Verdict:
+    def _rehearse_promote(
+        self, day: str | None, on_problem: Callable[[Problem], None] | None
+    ) -> list[tuple[Fact, Verdict]]:
+        """``promote(dry_run=True)``: the real promotion, run on a throwaway copy of what it
+        reads and writes, so that each fact is judged against the wiki the facts before it
+        leave, as the real run judges it (see :mod:`memstrata.journal.rehearsal`). Nothing of
+        the workspace changes but the embedding cache, which keeps what it embedded; even a
+        hand edit the copy picks up is recorded in the copy alone."""
+        from memstrata.journal.rehearsal import copy_for_rehearsal
+
+        tell = on_problem or (lambda _problem: None)
+        found: list[Problem] = []
+        done = PromotedRecord(self.workspace.memory_dir / PROMOTED_FILE)
+        if all(done.holds(fact, nth) for fact, nth in self._retained_facts(day, found.append)):
+            for problem in found:  # nothing to promote: no copy needed to say so
+                tell(problem)
+            return []
+        with tempfile.TemporaryDirectory(prefix="memstrata-dry-run-") as folder:
+            with self.lock.held():  # the files and the index of one moment
+                copy, problems = copy_for_rehearsal(self.workspace, self.index.db, Path(folder))
+            for problem in problems:
+                tell(problem)
+            # the loaded embedder, shared: no second model in memory, and the vectors it
+            # gives are the ones the real run compares
+            embedder = self.embedder
+            with Memory(
+                copy.root,
+                clock=self.clock,
+                config=self.config,
+                embeddings=embedder is not None,
+                embedder=embedder,
+            ) as rehearsal:
+                results = rehearsal.promote(day, on_problem=on_problem)
+        return [(fact, replace(verdict, dry_run=True)) for fact, verdict in results]
+
+    def _promote_one(self, fact: Fact) -> Verdict:
         return self.remember(
             fact.text,
             kind=fact.kind,
@@ -842,7 +892,6 @@ class Memory:
             source=fact.source,
             observed=f"{fact.day}T00:00:00Z",
             actor="journal",
-            dry_run=dry_run,
         )
 
     def journal_paths(self) -> list[Path]:

@@ -119,6 +119,31 @@ def test_remember_rejects_an_argument_that_is_no_utf8(ws: Path):
     assert snapshot(ws) == before
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["remember"],
+        ["remember", "--kind", "world"],
+        ["remember", "--kind", "observation", "--dry-run"],
+        ["log"],
+        ["log", "--kind", "world"],
+    ],
+)
+def test_a_confidence_is_refused_unless_the_kind_is_opinion(ws: Path, command: list[str]):
+    """``remember`` stored it on any topic, though its help says it is for opinions; ``log``
+    refused it. Both refuse it now, alike."""
+    before = snapshot(ws)
+
+    result = run("--workspace", str(ws), *command, "--confidence", "0.3", "Eve is tall")
+
+    assert result.returncode == 1
+    assert_one_line_error(
+        result,
+        "Error: a confidence belongs to an opinion: give it with kind opinion, or leave it out",
+    )
+    assert snapshot(ws) == before
+
+
 def test_an_over_cap_summary_says_where_the_rest_belongs(ws: Path):
     before = snapshot(ws)
     result = run(

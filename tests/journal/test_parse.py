@@ -307,6 +307,17 @@ def test_an_opinion_needs_no_confidence_and_the_message_says_so():
     assert "W, B, O, O(c=0.0-1.0) or S" in problem.message
 
 
+@pytest.mark.parametrize("letter", ["W", "B", "S"])
+def test_a_confidence_on_any_kind_but_an_opinion_is_a_problem_not_a_fact(letter: str):
+    """Promoted, it was stored with the world topic; ``log`` and ``remember`` refuse it too."""
+    facts, problems = facts_and_problems(f"## Retain\n- {letter}(c=0.5) Ann is tall\n- W x\n")
+
+    assert facts == [(3, "x")]
+    assert problems == [
+        (2, f"a confidence belongs to an opinion: write O(c=0.5), or {letter} without (c=0.5)")
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [

@@ -147,6 +147,28 @@ def handshake(request_id: int) -> list[dict]:
     ]
 
 
+def test_remember_refuses_a_confidence_unless_the_kind_is_opinion_as_log_does(ws: Path):
+    said = {"text": "Eve is tall", "confidence": 0.3}
+
+    async def scenario():
+        async with stdio_client(ws) as client:
+            world = await client.call_tool("remember", {**said, "kind": "world"})
+            no_kind = await client.call_tool("remember", said)
+            logged = await client.call_tool("log", {**said, "kind": "world"})
+            opinion = await client.call_tool("remember", {**said, "kind": "opinion"})
+            return world, no_kind, logged, opinion
+
+    world, no_kind, logged, opinion = anyio.run(scenario)
+
+    refused = "a confidence belongs to an opinion: give it with kind opinion, or leave it out"
+    for result in (world, no_kind, logged):
+        assert result.is_error and result.content[0].text == refused
+    assert opinion.structured_content["verdict"] == "admitted"
+    [topic] = (ws / "memory" / "topics").glob("*/*/meta.json")
+    assert topic.parent.parent.name == "opinions"
+    assert json.loads(topic.read_text())["confidence"] == 0.3
+
+
 def test_stdout_carries_nothing_but_json_rpc_messages(ws: Path):
     messages = [
         *handshake(request_id=1),

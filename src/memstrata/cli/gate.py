@@ -15,7 +15,12 @@ from memstrata.model import FACT_KINDS, Problem
 @click.option("--topic", default=None, help="Topic id namespace/slug to store it in.")
 @click.option("--kind", type=click.Choice(FACT_KINDS), default=None, help="What kind of knowledge.")
 @click.option("--entity", "entities", multiple=True, help="An entity it is about (repeatable).")
-@click.option("--confidence", type=click.FloatRange(0, 1), default=None, help="For opinions.")
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="With --kind opinion: its confidence, 0 to 1.",
+)
 @click.option("--supersedes", default=None, help="Topic id this replaces.")
 @click.option("--source", default="", help="Where it came from (file#line, session turn, URL).")
 @click.option("--dry-run", is_flag=True, help="Show the verdict without writing anything.")

@@ -8,7 +8,8 @@ Retain bullets are typed (the letters follow Hindsight's world / bank / opinion 
     - O(c=0.95) @Peter prefers cortado           opinion with confidence
     - S The build is slower on Mondays           observation
 
-The confidence is optional: ``- O @Peter prefers cortado`` is an opinion too. Every bullet in the
+The confidence is optional: ``- O @Peter prefers cortado`` is an opinion too; and only an opinion
+has one (``- W(c=0.5) …`` is reported, as ``log`` and ``remember`` refuse it). Every bullet in the
 Retain section is a fact, a nested one as well (a sub-bullet is a line of its own, not more words
 of the bullet above); its text starts on the bullet's line. A fenced code block is never part of
 a fact unless it is indented under the bullet. A bullet that does not follow this form is
@@ -24,7 +25,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-from memstrata.errors import ParseError
+from memstrata.errors import InputError, ParseError
 from memstrata.model import Fact, FactKind, JournalEntry, Problem
 from memstrata.workspace.textfile import split_frontmatter
 
@@ -35,6 +36,9 @@ KIND_LETTERS: dict[str, FactKind] = {
     "S": "observation",
 }
 LETTER_OF_KIND: dict[str, str] = {kind: letter for letter, kind in KIND_LETTERS.items()}
+#: a confidence is how sure an opinion is, ``O(c=…)`` the journal's one form with one: a world
+#: fact, an experience or an observation is stated, not weighed
+CONFIDENCE_OF_OPINIONS = "a confidence belongs to an opinion"
 #: the section of memstrata's own notes on its upkeep (the gardener's summary and health line):
 #: the day's record for whoever reads the journal, found by search, never recalled into a prompt
 UPKEEP = "Upkeep"
@@ -273,6 +277,13 @@ def _blocks(lines: list[str], first_line: int) -> list[_Block]:
     return blocks
 
 
+def require_opinion_for_confidence(kind: FactKind | None, confidence: float | None) -> None:
+    """Refuse a confidence given with any kind but opinion (or none): ``log``, ``remember``
+    and a Retain bullet hold to one rule, so a fact is stored alike whichever way it came."""
+    if confidence is not None and kind != "opinion":
+        raise InputError(f"{CONFIDENCE_OF_OPINIONS}: give it with kind opinion, or leave it out")
+
+
 def _parse_fact(block: _Block, source: str, day: str) -> Fact | Problem:
     first = block.text.split("\n", 1)[0]
     match = _FACT.match(first)
@@ -287,6 +298,12 @@ def _parse_fact(block: _Block, source: str, day: str) -> Fact | Problem:
         )
     confidence: float | None = None
     args = match.group("args")
+    if args is not None and letter != "O":
+        return Problem(
+            source,
+            block.line,
+            f"{CONFIDENCE_OF_OPINIONS}: write O({args}), or {letter} without ({args})",
+        )
     if args is not None:
         parsed = re.fullmatch(r"\s*c\s*=\s*([0-9]*\.?[0-9]+)\s*", args)
         if not parsed or not 0.0 <= float(parsed.group(1)) <= 1.0:

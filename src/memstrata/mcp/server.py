@@ -65,7 +65,9 @@ KIND_DOC = (
     "world: an objective fact; experience: something you did or went through; opinion: a "
     "judgement (give a confidence); observation: a summary about an entity."
 )
-Confidence = Annotated[float | None, Field(ge=0, le=1, description="For opinions: 0 to 1.")]
+Confidence = Annotated[
+    float | None, Field(ge=0, le=1, description="With kind opinion only: its confidence, 0 to 1.")
+]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 #: Writes never delete: superseded and archived knowledge is kept (DESIGN.md §6).
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
