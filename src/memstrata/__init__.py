@@ -36,7 +36,7 @@ from memstrata.gate.verdicts import (
     Verdict,
 )
 from memstrata.index_sync import SyncReport
-from memstrata.memory import Memory, Status
+from memstrata.memory import Memory
 from memstrata.model import (
     Fact,
     HistoryEntry,
@@ -51,6 +51,7 @@ from memstrata.model import (
     TopicMeta,
     Turn,
 )
+from memstrata.status import Status
 
 __all__ = [
     "Admitted",

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-import tempfile
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta
+from dataclasses import replace
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Concatenate, ParamSpec, TypeVar
 
@@ -46,7 +44,6 @@ from memstrata.index_sync import (
     rewrite_index_json,
     stamp_files,
     sync_index,
-    sync_promoted,
     topic_scan_due,
 )
 from memstrata.journal.log import LogWrite, append_log
@@ -57,7 +54,6 @@ from memstrata.journal.parse import (
     parse_journal,
     require_opinion_for_confidence,
 )
-from memstrata.journal.promoted import PROMOTED_FILE, PromotedRecord, fact_file
 from memstrata.metrics import MetricsSummary, append_metric, read_metrics, summarise
 from memstrata.model import (
     FACT_KINDS,
@@ -91,6 +87,7 @@ from memstrata.recall.semantic_state import SemanticState
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
 from memstrata.sqlite import file_identity, is_damage, is_sound
+from memstrata.status import Status
 from memstrata.wiki.index_file import RenderedIndex, render_index_file
 from memstrata.wiki.store import (
     DETAIL,
@@ -145,28 +142,6 @@ def _heals_index(
             return method(self, *args, **kwargs)
 
     return healing
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """A workspace at a glance."""
-
-    root: str
-    rules: RulesReport
-    topics_by_state: dict[str, int]
-    journal_days: int
-    facts: int
-    #: journal entries and topics held out of recall: they read as instructions to the model
-    held: tuple[HeldEntry, ...]
-    raw_sessions: int
-    raw_turns: int
-    #: files (or lines) that could not be read, so their knowledge is missing until fixed
-    problems: tuple[Problem, ...] = ()
-    #: what this call found and mended on its way (a damaged index made anew), and an
-    #: embedder resting after a failure
-    notes: tuple[str, ...] = ()
-    #: the embedder the semantic arm uses (``[embeddings] model``), or why there is none
-    embedder: str = ""
 
 
 class Memory:
@@ -300,7 +275,7 @@ class Memory:
         where = self.workspace.relative(self.workspace.index_db)
         self._index_note = f"{where} was damaged ({reason}); it was made anew from the files"
 
-    def _take_index_note(self) -> tuple[str, ...]:
+    def take_index_note(self) -> tuple[str, ...]:
         """The note of an index made anew, once: told by the call that healed it, not by every
         later read of a long-lived process."""
         note, self._index_note = self._index_note, ""
@@ -333,7 +308,7 @@ class Memory:
         self.raw_damage = ""
         return store
 
-    def _raw_problems(self) -> tuple[Problem, ...]:
+    def raw_problems(self) -> tuple[Problem, ...]:
         if not self.raw_damage:
             return ()
         return (Problem(self.workspace.relative(self.workspace.raw_db), None, self.raw_damage),)
@@ -410,7 +385,7 @@ class Memory:
         self.semantic.end_rest()
         # Embedding takes the lock per batch: reads go on during the minutes it may take.
         report.embedded = self.embed_missing(on_embedding)
-        report.problems.extend(self._raw_problems())
+        report.problems.extend(self.raw_problems())
         return report
 
     # -- rules ---------------------------------------------------------------------------------
@@ -768,10 +743,10 @@ class Memory:
         source = f"{self.workspace.relative(path)}#L{written.line}"
         reason = next((entry.reason for entry in held if entry.source == source), "")
         written = replace(written, held=reason) if reason else written
-        healed = self._take_index_note()
+        healed = self.take_index_note()
         return replace(written, index_note=healed[0]) if healed else written
 
-    def _journal_day(self, day: str) -> Path:
+    def journal_day(self, day: str) -> Path:
         """The journal file of ``day``, which must be a date written YYYY-MM-DD."""
         try:
             valid = date.fromisoformat(day).isoformat() == day
@@ -804,95 +779,11 @@ class Memory:
         are no UTF-8 (it waits for the bytes to be fixed: read as U+FFFD it would enter the wiki
         mangled, and its mended text would then conflict with it).
         """
+        from memstrata.journal.promote import promote_facts, rehearse_promotion
+
         if dry_run:
-            return self._rehearse_promote(day, on_problem)
-        tell = on_problem or (lambda _problem: None)
-        results: list[tuple[Fact, Verdict]] = []
-        done = PromotedRecord(self.workspace.memory_dir / PROMOTED_FILE)
-        for fact, nth in self._retained_facts(day, tell):
-            # Checked and recorded under the lock: two promotes at once send each fact once.
-            with self.lock.held():
-                if done.holds(fact, nth):
-                    continue
-                results.append((fact, self._promote_one(fact)))
-                done.add(fact)
-        if results:
-            with self.lock.held():
-                sync_promoted(self.index, self.workspace)
-        return results
-
-    def _retained_facts(
-        self, day: str | None, tell: Callable[[Problem], None]
-    ) -> Iterator[tuple[Fact, int]]:
-        """Each Retain fact :meth:`promote` may send (of ``day``, or of every day), with how
-        many facts of its text came before it in its file; ``tell`` hears what is left alone."""
-        paths = [self._journal_day(day)] if day else self.journal_paths()
-        for path in paths:
-            if day and not path.is_file():
-                raise InputError(f"{self.workspace.relative(path)}: no journal for that day")
-            try:
-                parsed, bad_lines = self._read_journal_file(path)
-            except ParseError as error:
-                if day:
-                    raise
-                tell(Problem(error.path, error.line, error.problem))
-                continue
-            for problem in parsed.problems:
-                tell(problem)
-            stated: Counter[str] = Counter()  # the same text stated again is a new statement
-            for fact in parsed.facts:
-                nth = stated[fact.text]
-                stated[fact.text] += 1
-                if bad_lines.intersection(range(fact.line, fact.line + fact.text.count("\n") + 1)):
-                    tell(Problem(fact_file(fact.source), fact.line, _NOT_UTF8_FACT))
-                    continue
-                yield fact, nth
-
-    def _rehearse_promote(
-        self, day: str | None, on_problem: Callable[[Problem], None] | None
-    ) -> list[tuple[Fact, Verdict]]:
-        """``promote(dry_run=True)``: the real promotion, run on a throwaway copy of what it
-        reads and writes, so that each fact is judged against the wiki the facts before it
-        leave, as the real run judges it (see :mod:`memstrata.journal.rehearsal`). Nothing of
-        the workspace changes but the embedding cache, which keeps what it embedded; even a
-        hand edit the copy picks up is recorded in the copy alone."""
-        from memstrata.journal.rehearsal import copy_for_rehearsal
-
-        tell = on_problem or (lambda _problem: None)
-        found: list[Problem] = []
-        done = PromotedRecord(self.workspace.memory_dir / PROMOTED_FILE)
-        if all(done.holds(fact, nth) for fact, nth in self._retained_facts(day, found.append)):
-            for problem in found:  # nothing to promote: no copy needed to say so
-                tell(problem)
-            return []
-        with tempfile.TemporaryDirectory(prefix="memstrata-dry-run-") as folder:
-            with self.lock.held():  # the files and the index of one moment
-                copy, problems = copy_for_rehearsal(self.workspace, self.index.db, Path(folder))
-            for problem in problems:
-                tell(problem)
-            # the loaded embedder, shared: no second model in memory, and the vectors it
-            # gives are the ones the real run compares
-            embedder = self.embedder
-            with Memory(
-                copy.root,
-                clock=self.clock,
-                config=self.config,
-                embeddings=embedder is not None,
-                embedder=embedder,
-            ) as rehearsal:
-                results = rehearsal.promote(day, on_problem=on_problem)
-        return [(fact, replace(verdict, dry_run=True)) for fact, verdict in results]
-
-    def _promote_one(self, fact: Fact) -> Verdict:
-        return self.remember(
-            fact.text,
-            kind=fact.kind,
-            entities=fact.entities,
-            confidence=fact.confidence,
-            source=fact.source,
-            observed=f"{fact.day}T00:00:00Z",
-            actor="journal",
-        )
+            return rehearse_promotion(self, day, on_problem)
+        return promote_facts(self, day, on_problem)
 
     def journal_paths(self) -> list[Path]:
         folder = self.workspace.memory_dir
@@ -901,7 +792,7 @@ class Memory:
         return sorted(path for path in folder.glob("*.md") if day_of(path.name))
 
     def read_journal(self, day: str) -> ParsedJournal:
-        path = self._journal_day(day)
+        path = self.journal_day(day)
         if not path.exists():
             raise InputError(f"{self.workspace.relative(path)}: no journal for {day}")
         return self._parse_journal_file(path)
@@ -909,9 +800,9 @@ class Memory:
     def _parse_journal_file(self, path: Path) -> ParsedJournal:
         """A journal day, whole: a line with bytes that are no UTF-8 is read with U+FFFD in
         their place and named as a problem, so one bad byte never hides the rest of the day."""
-        return self._read_journal_file(path)[0]
+        return self.read_journal_file(path)[0]
 
-    def _read_journal_file(self, path: Path) -> tuple[ParsedJournal, set[int]]:
+    def read_journal_file(self, path: Path) -> tuple[ParsedJournal, set[int]]:
         """:meth:`_parse_journal_file`, and the lines that held bytes that are no UTF-8."""
         day = day_of(path.name) or ""
         source = self.workspace.relative(path)
@@ -1033,8 +924,8 @@ class Memory:
             notes.append(f"nothing to search: the query has {_wordless(query)}")
         notes.extend(self._problems_note())
         notes.extend(self.semantic.search_notes())
-        notes.extend(f"raw transcripts not searched: {problem}" for problem in self._raw_problems())
-        notes.extend(self._take_index_note())
+        notes.extend(f"raw transcripts not searched: {problem}" for problem in self.raw_problems())
+        notes.extend(self.take_index_note())
         return tuple(notes)
 
     @_heals_index
@@ -1239,7 +1130,7 @@ class Memory:
         notes.extend(self.semantic.recall_notes(semantic))
         if self.access.note:
             notes.append(self.access.note)
-        notes.extend(self._take_index_note())
+        notes.extend(self.take_index_note())
         if record_access and items and not self.read_only:
             self._record_keys(item_keys((item.source, item.content) for item in items))
         if record_metric:
@@ -1422,72 +1313,10 @@ class Memory:
 
     @_heals_index
     def status(self) -> Status:
-        from memstrata.index_sync import journal_problems, oversized_topics
+        """The workspace at a glance: sizes, the embedder, and every problem in its files."""
+        from memstrata.status import workspace_status
 
-        report = self.sync()  # the full scan: a broken topic file is named at once
-        by_state: dict[str, int] = {}
-        for row in self.index.db.execute("SELECT state, COUNT(*) n FROM topics GROUP BY state"):
-            by_state[row["state"]] = row["n"]
-        counts = self.index.counts()
-        store = self.usable_raw()
-        raw = store.counts() if store is not None else {"sessions": 0, "turns": 0}
-        return Status(
-            root=str(self.workspace.root),
-            rules=self.rules(),
-            topics_by_state=by_state,
-            journal_days=len(self.journal_paths()),
-            facts=counts["facts"],
-            held=tuple(self.index.held()),
-            raw_sessions=raw["sessions"],
-            raw_turns=raw["turns"],
-            # every journal day's problems, not only those of days parsed by this sync
-            problems=tuple(
-                dict.fromkeys(
-                    (
-                        *report.problems,
-                        *journal_problems(self.index),
-                        *oversized_topics(self.index, self.topics),
-                        *self.proposal_store.read_all().problems,
-                        *self._raw_problems(),
-                        *self._restore_problems(),
-                        *self._future_days(),
-                    )
-                )
-            ),
-            notes=(*self._take_index_note(), *self.semantic.rest_notes()),
-            embedder=self.semantic.summary(),
-        )
-
-    def _future_days(self) -> list[Problem]:
-        """Journal days dated in the future: their facts would count as the newest said, and
-        win over what is stated today (a typo in a file name, most likely). Tomorrow is not: it
-        is today somewhere east of the clock's zone."""
-        now = self.clock()
-        latest = (now + timedelta(days=1)).date().isoformat()
-        return [
-            Problem(
-                self.workspace.relative(path),
-                None,
-                f"dated in the future (today is {now.date().isoformat()}): its facts count as "
-                "newer than anything said since; rename it to the day it logs",
-            )
-            for path in self.journal_paths()
-            if (day_of(path.name) or "") > latest
-        ]
-
-    def _restore_problems(self) -> list[Problem]:
-        """A snapshot restore killed before it finished: the files are half one state, half
-        the other, until it is finished or undone (the message says how)."""
-        from memstrata.maintain.restore import RESTORE_MARKER, interrupted_restore
-
-        message = interrupted_restore(self.workspace)
-        if message is None:
-            return []
-        return [
-            Problem(
-                self.workspace.relative(self.workspace.state_dir / RESTORE_MARKER), None, message
-            )
-        ]
+        return workspace_status(self)
 
 
 #: turns ranked before sessions are: a session's found arm sums its turns among these
@@ -1508,12 +1337,6 @@ BUSY_NOTE = (
 def _wordless(query: str) -> str:
     """What a query with nothing to match holds, for the note that says so."""
     return "only common words" if query_terms(query) else "no words"
-
-
-_NOT_UTF8_FACT = (
-    "not promoted: the fact holds bytes that are no UTF-8 (read as \ufffd); fix the bytes "
-    "and promote again"
-)
 
 
 def _load_config(workspace: Workspace) -> Config:

@@ -19,7 +19,7 @@ PROBLEMS_SHOWN = 50
 HELD_SHOWN = 10
 
 if TYPE_CHECKING:
-    from memstrata.memory import Status
+    from memstrata.status import Status
 
 
 @click.command()
