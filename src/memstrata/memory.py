@@ -73,7 +73,6 @@ from memstrata.raw.ingest import IngestReport, collect_files, ingest_files, path
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import Access, AccessLog, access_keys, item_keys
 from memstrata.recall.filters import RecallFilters
-from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.hybrid import listing_note, recall_items
 from memstrata.recall.inputs import (
     checked_bound,
@@ -81,7 +80,7 @@ from memstrata.recall.inputs import (
     checked_entity,
     checked_query,
 )
-from memstrata.recall.lexical import search_journal, search_topics
+from memstrata.recall.lexical import search_topics
 from memstrata.recall.long_query import cut_query, searched_with_notes
 from memstrata.recall.semantic_state import SemanticState
 from memstrata.redaction import redact_secrets
@@ -874,28 +873,14 @@ class Memory:
         Raw turns are ranked by the hybrid raw search, which also finds turns by nearness of
         meaning alone; those come after every hit that holds a word of the query, so a turn
         that only lies nearest (a tool's output) never pushes a real match down, and one of
-        fewer than :data:`NEAR_MIN_WORDS` words ("ok", "Hello", "show tools") is left out: it
-        has too little meaning to be near in, and lies near everything. A query without a
+        fewer than :data:`~memstrata.recall.search.NEAR_MIN_WORDS` words ("ok", "Hello",
+        "show tools") is left out: it has too little meaning to be near in, and lies near
+        everything. A query without a
         word (empty, punctuation, emoji) finds nothing rather than whatever happens to lie
         nearest its empty vector."""
-        query, limit = self.searched_query(query), checked_count(limit, "limit")
-        if not content_terms(query):
-            return []
-        self.refresh()
-        pool = max(limit * 3, 30)
-        lists = [
-            search_topics(self.index.db, query, pool, include_archived),
-            search_journal(self.index.db, query, pool),
-        ]
-        if include_raw and self.usable_raw() is not None:
-            lists.append(self.search_raw(query, pool))
-        fused = reciprocal_rank_fusion(lists, len(lists) * pool)
-        shown = [
-            hit
-            for hit in fused
-            if hit.holds_a_word or len(content_terms(hit.text[:200])) >= NEAR_MIN_WORDS
-        ]
-        return sorted(shown, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
+        from memstrata.recall.search import search_strata
+
+        return search_strata(self, query, limit, include_raw, include_archived)
 
     def _problems_note(self) -> list[str]:
         """What a read says of the files it could not use: this read's findings and every
@@ -952,25 +937,9 @@ class Memory:
         :func:`memstrata.recall.turns.rank_sessions`, as the LongMemEval session-level
         benchmark measures it, except that, as in :meth:`search`, sessions holding a word of
         the query come first: the list is read by a person."""
-        limit = checked_count(limit, "limit")
-        if not self.workspace.raw_db.exists():
-            return []
-        turns, sessions = self.rank_raw(query, SESSION_TURN_POOL)
-        best: dict[str, str] = {}
-        worded: set[str] = set()
-        for turn in turns:
-            session = turn.source.rpartition("#")[0]
-            best.setdefault(session, turn.source)
-            if "lexical" in turn.arms:
-                worded.add(session)
-        shown = sorted(sessions, key=lambda pair: pair[0] not in worded)[:limit]  # stable
-        hits = []
-        for session, score in shown:
-            hit = self.raw.session_hit(session, round(score, 6), best.get(session))
-            if hit is not None:
-                arm = "lexical" if session in worded else "semantic"
-                hits.append(replace(hit, extra={**hit.extra, "arms": arm}))
-        return hits
+        from memstrata.recall.search import session_hits
+
+        return session_hits(self, query, limit)
 
     @_heals_index
     def rank_raw(
@@ -1319,10 +1288,6 @@ class Memory:
         return workspace_status(self)
 
 
-#: turns ranked before sessions are: a session's found arm sums its turns among these
-SESSION_TURN_POOL = 300
-#: words a raw turn needs for ``search`` to show it when only its meaning is near the query
-NEAR_MIN_WORDS = 3
 #: topics nearest a write in meaning that the gate weighs it against, beside those sharing
 #: its words (which may be many more)
 NEAREST_RELATED = 4

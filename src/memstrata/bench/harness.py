@@ -19,9 +19,10 @@ from memstrata.bench.corpus import Corpus, Question, ranked_keys
 from memstrata.bench.fts5 import Fts5Baseline
 from memstrata.bench.metrics import Tally, locomo_scores, longmemeval_scores, percentile
 from memstrata.errors import EmbedderFailed
-from memstrata.memory import SESSION_TURN_POOL, Memory
+from memstrata.memory import Memory
 from memstrata.model import Turn
 from memstrata.providers.embedder import Embedder
+from memstrata.recall.search import SESSION_TURN_POOL
 from memstrata.recall.turns import TurnWeights
 from memstrata.workspace.layout import init_workspace
 
