@@ -58,6 +58,11 @@ def test_a_value_can_be_overridden(tmp_path: Path):
         ("[embeddings]\ntimeout_s = 0\n", "embeddings.timeout_s must be more than 0"),
         ("[embeddings]\ntimeout_s = -1.5\n", "embeddings.timeout_s must not be negative"),
         ("[embeddings]\ntimeout_s = 'fast'\n", "embeddings.timeout_s must be float"),
+        ("[embeddings]\ntimeout_s = 1e9\n", "embeddings.timeout_s must be at most 86400"),
+        # a span past what dates can reach: "never" is a hundred years, not a crash later
+        ("[recall]\nstale_after_days = 1000000000\n", "stale_after_days must be at most 36,500"),
+        ("[garden]\ndecay_after_days = 99999999999999999\n", "must be at most 36,500"),
+        ("[upkeep]\nidle_flush_minutes = 10000000000\n", "must be at most 52,560,000"),
         ("[embeddings]\napi_key_env = 'MY KEY'\n", "api_key_env must name an environment variable"),
         ("budgets = 3\n", "[budgets] must be a table"),
         ("[budgets\n", "invalid TOML"),

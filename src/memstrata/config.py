@@ -204,7 +204,12 @@ _AT_MOST: dict[str, float] = {
     "dedup.garden_cosine": 1.0,
     "dedup.merge_core_share": 1.0,
     "recall.default_k": 1000,
+    # a day's wait for an endpoint: past it a timer cannot be set, and no read should wait
+    "embeddings.timeout_s": 86_400,
 }
+#: the largest span a key in these units may give: a hundred years is "never" in practice,
+#: and date arithmetic cannot reach much past it (Python's dates end in the year 9999)
+_LONGEST_SPAN = {"_days": 36_500, "_minutes": 36_500 * 24 * 60}
 
 
 def _more_than_zero(value: float) -> str:
@@ -251,6 +256,12 @@ def _section_from_dict(
         most = _AT_MOST.get(f"{name}.{key}")
         if most is not None and value > most:
             raise ConfigError(f"{origin}: {name}.{key} must be at most {most:g}, got {value!r}")
+        unit = next((unit for unit in _LONGEST_SPAN if key.endswith(unit)), None)
+        if unit is not None and value > _LONGEST_SPAN[unit]:
+            raise ConfigError(
+                f"{origin}: {name}.{key} must be at most {_LONGEST_SPAN[unit]:,} (a hundred "
+                f"years: as good as never), got {value!r}"
+            )
         check = _CHECKS.get(f"{name}.{key}")
         problem = check(value) if check is not None else ""
         if problem:
