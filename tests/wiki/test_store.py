@@ -234,6 +234,25 @@ def test_a_topic_whose_summary_was_moved_away_is_named_until_it_is_back(memory: 
     assert memory.get_topic("people/ann").summary == "Design lead."
 
 
+def test_a_write_to_a_topic_whose_summary_is_missing_is_refused_and_keeps_its_files(
+    memory: Memory,
+):
+    """Written as a new topic it replaced meta.json (created, lineage, use) and began a second
+    history, though status said to put the summary back."""
+    memory.write_topic("people/ann", "Design lead.")
+    folder = memory.workspace.topic_dir("people/ann")
+    (folder / "summary.md").unlink()
+    kept = {name: (folder / name).read_bytes() for name in ("meta.json", "history.jsonl")}
+
+    with pytest.raises(ParseError, match="put its summary.md back .* or move the folder aside"):
+        memory.write_topic("people/ann", "Design director.")
+    with pytest.raises(ParseError, match="no summary.md"):
+        memory.remember("Ann leads design reviews.", topic="people/ann")
+
+    assert {name: (folder / name).read_bytes() for name in kept} == kept
+    assert not (folder / "summary.md").exists()
+
+
 def test_unknown_keys_in_meta_json_survive_our_rewrites(memory: Memory):
     memory.write_topic("people/ann", "Design lead.")
     meta_path = memory.workspace.topic_dir("people/ann") / "meta.json"

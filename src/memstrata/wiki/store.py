@@ -442,6 +442,13 @@ class TopicStore:
         if created and (folder / SUMMARY).exists():
             # a folder (or a device) in its place: not a new topic, and no place to write one
             raise ParseError(_shown(folder / SUMMARY), None, _NO_FILE.format("written"))
+        lost = self.lost_summary(topic_id) if created else None
+        if lost is not None:
+            # Written as new, it would replace the meta.json and start a second history: the
+            # topic's bookkeeping is lost to a summary that is only missing.
+            raise ParseError(
+                lost.path, None, f"{lost.message}, or move the folder aside to start it anew"
+            )
         if created:
             old_summary, old_detail, before = "", "", ""
             meta = TopicMeta(state="active", created=now, updated=now)
