@@ -163,6 +163,23 @@ def test_a_folder_walk_skips_files_no_importer_claims(memory: Memory, tmp_path: 
     assert report.problems == []
 
 
+def test_a_folder_walk_finds_aiders_hidden_history_and_skips_other_hidden_files(
+    memory: Memory, tmp_path: Path
+):
+    """aider keeps its history as ``.aider.chat.history.md`` in each project folder: a walk
+    that skipped every dot file never found it."""
+    project = tmp_path / "myproject"
+    (project / "src").mkdir(parents=True)
+    (project / ".aider.chat.history.md").write_text(
+        "\n# aider chat started at 2025-11-27 10:00:00\n\n#### fix the login bug\n\n"
+        "Fixed: the session cookie had no path.\n"
+    )
+    (project / ".notes.md").write_text("# my hidden notes\n")
+    report = memory.ingest([project])
+    assert (report.files, report.sessions, report.turns_added) == (1, 1, 2)
+    assert report.skipped_unknown == 0  # the other dot file is not even looked at
+
+
 def test_a_named_file_no_importer_claims_is_a_problem(memory: Memory, tmp_path: Path):
     path = tmp_path / "notes.md"
     path.write_text("just notes\n")

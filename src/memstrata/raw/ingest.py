@@ -33,6 +33,9 @@ from memstrata.redaction import redact_secrets
 from memstrata.workspace.textfile import mend_utf8
 
 CANDIDATE_SUFFIXES = (".jsonl", ".json", ".md")
+#: hidden files a folder walk still reads: the transcripts harnesses keep under such names
+#: (aider's history in each project folder, :mod:`memstrata.raw.importers.aider`)
+HIDDEN_TRANSCRIPTS = frozenset({".aider.chat.history.md"})
 
 
 @dataclass(slots=True)
@@ -154,7 +157,9 @@ def _walk(folder: Path) -> Iterator[Path]:
     for parent, _folders, names in os.walk(folder, onerror=lambda e: unlisted.append(e.filename)):
         for name in names:
             path = Path(parent, name)
-            if path.suffix not in CANDIDATE_SUFFIXES or name.startswith("."):
+            if path.suffix not in CANDIDATE_SUFFIXES:
+                continue
+            if name.startswith(".") and name not in HIDDEN_TRANSCRIPTS:
                 continue
             if path.is_file() and not _is_subagent_meta(path):
                 yield path
