@@ -838,6 +838,11 @@ class Memory:
         """
         if agent is not None:
             require_plain("agent", agent, one_line=True)  # as the gate checks a writer's key
+            if len(agent.split(":")) != 3 or not all(part.strip() for part in agent.split(":")):
+                raise InputError(
+                    f"agent key {agent!r} is not harness:account:role "
+                    "(e.g. claude-code:me:main)"
+                )
         named = paths_named(paths)
         files = list(files) if files is not None else collect_files(named)
         with self.lock.held():

@@ -1,6 +1,8 @@
 """Ingest into raw/sessions.db: incremental, idempotent, bad lines reported, rest imported."""
 
+import getpass
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -48,8 +50,10 @@ def test_ingest_imports_the_demo_transcripts(memory: Memory):
         "claude-code:5f1c2a9e-3b7d-4c11-9a2e-7d0c1e2f3a4b",
         "codex:019abc12-7f00-7c3a-9d10-5e6f7a8b9c0d",
     }
+    # the login name, as the hooks record it: one person's sessions have one agent key
+    login = re.sub(r"[^a-z0-9._-]+", "-", getpass.getuser().lower()).strip("-") or "default"
     assert sessions["claude-code:5f1c2a9e-3b7d-4c11-9a2e-7d0c1e2f3a4b"].agent == (
-        "claude-code:default:main"
+        f"claude-code:{login}:main"
     )
 
 
@@ -266,3 +270,16 @@ def test_an_agent_key_with_a_control_character_is_refused(memory: Memory, tmp_pa
     with pytest.raises(InputError, match="agent"):
         memory.ingest(transcript, agent=agent)
     assert memory.search_raw("hello") == []
+
+
+@pytest.mark.parametrize("agent", ["bad", "bad key", "claude-code::main", "a:b:c:d"])
+def test_an_agent_key_that_is_not_harness_account_role_is_refused(
+    memory: Memory, tmp_path: Path, agent: str
+):
+    transcript = tmp_path / "chat.jsonl"
+    transcript.write_text('{"role": "user", "content": "hello"}\n')
+
+    with pytest.raises(InputError, match="is not harness:account:role"):
+        memory.ingest(transcript, agent=agent)
+    assert memory.search_raw("hello") == []
+    assert memory.ingest(transcript, agent="jsonl:me:main").sessions == 1

@@ -12,6 +12,8 @@ file look like mine; ``head`` is the file's first 64 KiB) and ``parse(path, agen
 
 from __future__ import annotations
 
+import getpass
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -39,8 +41,15 @@ class ParsedFile:
 
 
 def default_agent(harness: str) -> str:
-    """The agent key used when the caller names none: ``harness:default:main``."""
-    return f"{harness}:default:main"
+    """The agent key used when the caller names none: ``<harness>:<login name>:main``, the
+    same for ``ingest`` and the hooks, so one person's sessions have one key (``default``
+    stands for a login name that cannot be read)."""
+    try:
+        account = getpass.getuser()
+    except (KeyError, OSError):
+        account = ""
+    account = re.sub(r"[^a-z0-9._-]+", "-", account.lower()).strip("-") or "default"
+    return f"{harness}:{account}:main"
 
 
 def importer_modules() -> dict[str, ModuleType]:
