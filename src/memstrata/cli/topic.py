@@ -36,14 +36,16 @@ def list_topics(ctx: click.Context, show_all: bool, as_json: bool) -> None:
     from memstrata.wiki.index_file import entry_for, headline
 
     listing = open_memory(ctx).topics.read_all()
-    entries = [entry_for(item) for item in listing.topics]
-    if not show_all:
-        entries = [entry for entry in entries if entry.state in ("active", "conflict")]
+    every = [entry_for(item) for item in listing.topics]
+    entries = every if show_all else [e for e in every if e.state in ("active", "conflict")]
     for problem in listing.problems:
         click.echo(f"problem: {problem}", err=True)
     if as_json:
         echo_json(entries)
         return
+    if not entries:
+        hidden = len(every) - len(entries)
+        click.echo(f"no active topics ({hidden} more: --all lists them)" if hidden else "no topics")
     # the id column as wide as the widest id (wide characters count twice), within reason
     width = min(max((display_width(entry.id) for entry in entries), default=0) + 1, 57)
     for entry in entries:
