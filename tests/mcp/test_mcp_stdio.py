@@ -120,10 +120,12 @@ def test_a_missing_topic_and_bad_arguments_are_tool_errors_and_the_server_carrie
             bad_k = await client.call_tool("recall", {"query": "x", "k": 0})
             no_query = await client.call_tool("recall", {"k": 3})
             bad_since = await client.call_tool("recall", {"query": "x", "since": "soonish"})
+            true_k = await client.call_tool("recall", {"query": "x", "k": True})
+            text_limit = await client.call_tool("search", {"query": "x", "limit": "3"})
             status = await client.call_tool("status", {})
-            return missing, unsafe, bad_k, no_query, bad_since, status
+            return missing, unsafe, bad_k, no_query, bad_since, true_k, text_limit, status
 
-    missing, unsafe, bad_k, no_query, bad_since, status = anyio.run(scenario)
+    missing, unsafe, bad_k, no_query, bad_since, true_k, text_limit, status = anyio.run(scenario)
 
     assert missing.is_error
     assert "no topic 'people/nobody'" in missing.content[0].text
@@ -133,6 +135,12 @@ def test_a_missing_topic_and_bad_arguments_are_tool_errors_and_the_server_carrie
     assert bad_k.content[0].text == "recall: k: Input should be greater than or equal to 1 (got 0)"
     assert no_query.is_error and no_query.content[0].text == "recall: query: Field required"
     assert bad_since.is_error and "'soonish': not a time I understand" in bad_since.content[0].text
+    # a count is a number: true is not 1, nor "3" three
+    assert true_k.content[0].text == "recall: k: Input should be a valid integer (got True)"
+    assert (
+        text_limit.is_error
+        and "limit: Input should be a valid integer" in text_limit.content[0].text
+    )
     assert not status.is_error
     assert status.structured_content["root"] == str(ws)
 

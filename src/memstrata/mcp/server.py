@@ -84,7 +84,8 @@ class MemoryTools:
         self,
         query: Annotated[str, Field(description="What you want to know, in plain words.")],
         k: Annotated[
-            int | None, Field(ge=1, le=50, description="How many items at most (default 10).")
+            int | None,
+            Field(ge=1, le=50, strict=True, description="How many items at most (default 10)."),
         ] = None,
         since: Annotated[
             str | None,
@@ -140,7 +141,9 @@ class MemoryTools:
     def search(
         self,
         query: Annotated[str, Field(description="Keywords to look for.")],
-        limit: Annotated[int, Field(ge=1, le=50, description="How many hits at most.")] = 10,
+        limit: Annotated[
+            int, Field(ge=1, le=50, strict=True, description="How many hits at most.")
+        ] = 10,
         include_raw: Annotated[
             bool, Field(description="Also search raw session transcripts.")
         ] = True,
@@ -260,11 +263,16 @@ class MemoryTools:
             Field(description="What this turn is about (the user's message); adds Recall."),
         ] = None,
         k: Annotated[
-            int | None, Field(ge=1, le=50, description="How many recalled items at most.")
+            int | None,
+            Field(ge=1, le=50, strict=True, description="How many recalled items at most."),
         ] = None,
         total_input_bytes: Annotated[
             int | None,
-            Field(ge=1, description="Size of the whole turn's input, to record memory's share."),
+            Field(
+                ge=1,
+                strict=True,
+                description="Size of the whole turn's input, to record memory's share.",
+            ),
         ] = None,
         agent: Agent = None,
     ) -> ToolResult:
