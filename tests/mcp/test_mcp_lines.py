@@ -30,6 +30,17 @@ PING = '{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
         ('{"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}', (None, -32600)),
         ('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', (None, -32600)),
         ('{"jsonrpc": "2.0", "id": [1], "method": "tools/list"}', (None, -32600)),
+        # a tool's arguments are an object: the SDK said only "Invalid request parameters"
+        (
+            '{"jsonrpc": "2.0", "id": 7, "method": "tools/call",'
+            ' "params": {"name": "recall", "arguments": "x"}}',
+            (7, -32602),
+        ),
+        (
+            '{"jsonrpc": "2.0", "id": 8, "method": "tools/call",'
+            ' "params": {"name": "recall", "arguments": [1]}}',
+            (8, -32602),
+        ),
     ],
 )
 def test_a_line_that_is_no_json_rpc_message_is_answered_with_an_error(line, answer):

@@ -27,7 +27,8 @@ commands, around one workspace:
   already read are answered before the server exits, so requests can be piped in
   (`memstrata mcp < requests.jsonl`). Every request is answered: a line that is not JSON
   gets a JSON-RPC parse error (`-32700`, id `null`), one that is JSON but not a JSON-RPC
-  message an invalid-request error (`-32600`, with the request's id when it has one), and a
+  message an invalid-request error (`-32600`, with the request's id when it has one), a tool
+  call whose `arguments` is no object an invalid-params error (`-32602`) saying so, and a
   line on stderr says what was wrong. A lone surrogate escape in a string (`\\ud800`, which
   no UTF-8 text can hold) is read as U+FFFD, as are bytes that are not UTF-8.
 - **Streamable HTTP** on `http://{DEFAULT_HOST}:{DEFAULT_PORT}{PATH}`:

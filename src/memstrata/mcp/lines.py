@@ -22,6 +22,7 @@ from memstrata.workspace.textfile import mend_utf8, undecodable_at
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,31 @@ def parse_line(line: bytes) -> ParsedLine:
             reply=_error(None, INVALID_REQUEST, f"Invalid Request: {reason}"),
             problem=f"not a JSON-RPC request ({reason}): answered with a {INVALID_REQUEST} error",
         )
+    arguments = _tool_arguments(value)
+    if arguments is not None and not isinstance(arguments, dict):
+        # the SDK answers these with a bare "Invalid request parameters" and no word of why
+        reason = (
+            f"params.arguments: must be an object of the tool's arguments, not {_kind(arguments)}"
+        )
+        return ParsedLine(
+            reply=_error(_request_id(value), INVALID_PARAMS, f"Invalid params: {reason}"),
+            problem=f"a tool call with bad arguments ({reason}): answered with a "
+            f"{INVALID_PARAMS} error",
+        )
     return ParsedLine(text=handed_on, problem="; ".join(mended))
+
+
+def _tool_arguments(value: Any) -> object:
+    """A ``tools/call`` request's ``params.arguments`` as sent; ``None`` when it has none."""
+    if not isinstance(value, dict) or value.get("method") != "tools/call":
+        return None
+    params = value.get("params")
+    return params.get("arguments") if isinstance(params, dict) else None
+
+
+def _kind(value: object) -> str:
+    names = {str: "text", list: "a list", bool: "true or false", int: "a number", float: "a number"}
+    return names.get(type(value), type(value).__name__)
 
 
 def _mend(value: Any) -> Any:
