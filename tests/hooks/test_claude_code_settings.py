@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memstrata.errors import InputError, ParseError
-from memstrata.hooks import BACKUP_SUFFIX, HOOK_NAMES, is_our_command, our_hooks
+from memstrata.hooks import BACKUP_SUFFIX, HOOK_NAMES, HookEntry, is_our_command, our_hooks
 from memstrata.hooks.claude_code import install, uninstall
 from memstrata.hooks.run import HOOKS
 
@@ -89,7 +89,7 @@ def test_uninstall_after_install_restores_the_file_byte_for_byte(
     install(workspace, "project", project_dir=project)
     assert settings.read_bytes() != original
 
-    uninstall("project", project_dir=project)
+    uninstall(workspace, "project", project_dir=project)
 
     assert settings.read_bytes() == original
 
@@ -129,7 +129,7 @@ def test_uninstall_removes_only_our_handlers_even_inside_a_shared_group(
     data["hooks"]["UserPromptSubmit"].pop(1)
     settings.write_text(json.dumps(data, indent=2) + "\n")
 
-    uninstall("project", project_dir=project)
+    uninstall(workspace, "project", project_dir=project)
 
     assert load(settings) == USER_SETTINGS
 
@@ -150,7 +150,7 @@ def test_dry_run_uninstall_writes_nothing(workspace: Path, project: Path, settin
     install(workspace, "project", project_dir=project)
     before = settings.read_bytes()
 
-    changes = uninstall("project", project_dir=project, dry_run=True)
+    changes = uninstall(workspace, "project", project_dir=project, dry_run=True)
 
     assert any(change.changed for change in changes)
     assert settings.read_bytes() == before
@@ -167,17 +167,42 @@ def test_the_mcp_server_goes_into_the_projects_mcp_json(workspace: Path, project
     assert servers["other"] == {"command": "other-mcp"}
     assert servers["memstrata"]["type"] == "stdio"
     assert servers["memstrata"]["args"] == ["--workspace", str(workspace), "mcp"]
-    uninstall("project", project_dir=project)
+    uninstall(workspace, "project", project_dir=project)
     assert load(mcp) == {"mcpServers": {"other": {"command": "other-mcp"}}}
 
 
-def test_files_that_held_only_ours_are_removed_on_uninstall(workspace: Path, project: Path):
+def test_files_install_created_are_removed_once_nothing_else_is_in_them(
+    workspace: Path, project: Path
+):
     install(workspace, "project", project_dir=project)
 
-    uninstall("project", project_dir=project)
+    uninstall(workspace, "project", project_dir=project)
 
     assert not (project / ".claude" / "settings.json").exists()
     assert not (project / ".mcp.json").exists()
+    assert not (workspace / ".memstrata" / "hooks-created.json").exists()
+
+
+def test_files_install_did_not_create_stay_emptied_byte_for_byte(workspace: Path, project: Path):
+    settings, mcp = project / ".claude" / "settings.json", project / ".mcp.json"
+    settings.write_text("{}\n")
+    mcp.write_text("{}")
+
+    install(workspace, "project", project_dir=project)
+    changes = uninstall(workspace, "project", project_dir=project)
+
+    assert (settings.read_text(), mcp.read_text()) == ("{}\n", "{}")
+    assert all("nothing says install created it" in change.note for change in changes)
+
+
+def test_without_its_record_uninstall_removes_no_file(workspace: Path, project: Path):
+    install(workspace, "project", project_dir=project)
+    (workspace / ".memstrata" / "hooks-created.json").unlink()  # e.g. .memstrata/ cleared
+
+    uninstall(workspace, "project", project_dir=project)
+
+    assert load(project / ".claude" / "settings.json") == {}
+    assert load(project / ".mcp.json") == {}
 
 
 def test_user_scope_writes_home_settings_and_the_mcp_server_into_claude_json(
@@ -197,7 +222,7 @@ def test_user_scope_writes_home_settings_and_the_mcp_server_into_claude_json(
     claude_json = load(home / ".claude.json")
     assert {key: claude_json[key] for key in state} == state
     assert claude_json["mcpServers"]["memstrata"]["args"][-1] == "mcp"
-    uninstall("user", home=home)
+    uninstall(workspace, "user", home=home)
     assert (home / ".claude.json").read_bytes() == original
 
 
@@ -243,7 +268,7 @@ def test_another_formatting_is_kept_in_a_backup_before_the_file_is_rewritten(
     backup = settings.with_name(settings.name + BACKUP_SUFFIX)
     assert backup.read_text() == compact
     assert stat.S_IMODE(backup.stat().st_mode) == 0o600  # as private as what it copies
-    uninstall("project", project_dir=project)
+    uninstall(workspace, "project", project_dir=project)
     assert load(settings) == USER_SETTINGS
 
 
@@ -345,19 +370,149 @@ def test_every_hooks_command_has_help_that_ends_with_an_example():
     ("command", "ours"),
     [
         ("/home/me/.venv/bin/memstrata --workspace /home/me/mem hook user-prompt", True),
-        ("memstrata hook stop --harness codex", True),
-        ("'/opt/my tools/memstrata' --workspace '/srv/agent memory' hook session-start", True),
-        ("/usr/bin/python3 -m memstrata --workspace /w hook stop", True),
-        ("memstrata --workspace /w search cortado", False),
-        ("~/bin/check-bash.sh hook stop", False),
-        ("python3 my_hook.py --workspace /home/me/memstrata hook stop", False),
+        ("'/opt/my tools/memstrata' --workspace /home/me/mem hook user-prompt", True),
+        ("/usr/bin/python3 -m memstrata --workspace /home/me/mem hook user-prompt", True),
+        ("memstrata --workspace ~/mem hook user-prompt", True),  # the shell expands ~
+        ("memstrata --workspace /home/me/mem/ hook user-prompt", True),
+        ("memstrata --workspace ~/team-memory hook user-prompt", False),  # another workspace
+        ("memstrata hook user-prompt", False),  # no workspace: the one found from cwd
+        ("memstrata -w /home/me/mem hook user-prompt", False),  # written by hand
+        ("memstrata --workspace /home/me/mem hook user-prompt --plain", False),
+        ("memstrata --workspace /home/me/mem hook stop", False),  # another hook
+        ("python3 my_hook.py --workspace /home/me/mem hook user-prompt", False),
         ("echo 'unbalanced", False),
         ("", False),
     ],
 )
-def test_our_commands_are_known_by_what_they_run_not_by_where_memstrata_lives(command, ours):
-    assert is_our_command(command) is ours
+def test_install_owns_a_hook_only_as_it_writes_it_for_the_same_workspace(
+    command: str, ours: bool, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("HOME", "/home/me")
+    entry = HookEntry("UserPromptSubmit", ("user-prompt",), 15)
+
+    assert entry.is_installed_as(command, Path("/home/me/mem")) is ours
+
+
+@pytest.mark.parametrize(
+    ("command", "runs_a_hook"),
+    [
+        ("memstrata --workspace ~/team-memory hook stop --harness jsonl", True),
+        ("/usr/bin/python3 -m memstrata hook session-start", True),
+        ("memstrata --workspace /w search cortado", False),
+        ("~/bin/check-bash.sh hook stop", False),
+    ],
+)
+def test_any_command_that_runs_a_memstrata_hook_is_told_apart_from_others(command, runs_a_hook):
+    assert is_our_command(command) is runs_a_hook
 
 
 def test_every_hook_name_the_installer_knows_is_a_hook_that_runs():
     assert set(HOOK_NAMES) == set(HOOKS)
+
+
+# -- what is not ours: another workspace's hooks and server ------------------------------------
+
+#: Hooks a user wrote by hand for a team workspace: one in an event install uses, one in an
+#: event it never touches.
+TEAM_HOOKS = {
+    "hooks": {
+        "UserPromptSubmit": [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "memstrata --workspace ~/team-memory hook user-prompt",
+                    }
+                ]
+            }
+        ],
+        "PostToolUse": [
+            {
+                "matcher": "Write",
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "memstrata --workspace ~/team-memory hook stop --harness jsonl",
+                    }
+                ],
+            }
+        ],
+    }
+}
+
+
+@pytest.fixture
+def team_settings(project: Path) -> Path:
+    path = project / ".claude" / "settings.json"
+    path.write_text(json.dumps(TEAM_HOOKS, indent=2) + "\n")
+    return path
+
+
+def test_install_adds_its_hook_beside_one_for_another_workspace(
+    workspace: Path, project: Path, team_settings: Path
+):
+    changes = install(workspace, "project", project_dir=project)
+
+    installed = load(team_settings)
+    prompt_hooks = [
+        h["command"] for g in installed["hooks"]["UserPromptSubmit"] for h in g["hooks"]
+    ]
+    assert prompt_hooks[0] == "memstrata --workspace ~/team-memory hook user-prompt"
+    assert prompt_hooks[1].endswith(f"--workspace {workspace} hook user-prompt")
+    assert installed["hooks"]["PostToolUse"] == TEAM_HOOKS["hooks"]["PostToolUse"]
+    assert "kept 2 other memstrata hooks in UserPromptSubmit, PostToolUse for ~/team-memory" in (
+        changes[0].note
+    )
+
+
+def test_uninstall_takes_out_only_what_install_wrote_for_this_workspace(
+    workspace: Path, project: Path, team_settings: Path
+):
+    original = team_settings.read_bytes()
+    install(workspace, "project", project_dir=project)
+
+    uninstall(workspace, "project", project_dir=project)
+
+    assert team_settings.read_bytes() == original
+
+
+def test_uninstall_where_only_another_workspaces_hooks_are_changes_nothing(
+    workspace: Path, project: Path, team_settings: Path
+):
+    original = team_settings.read_bytes()
+
+    changes = uninstall(workspace, "project", project_dir=project)
+
+    assert not any(change.changed for change in changes)
+    assert team_settings.read_bytes() == original
+
+
+def test_uninstall_with_no_workspace_in_effect_names_the_installed_one_and_takes_nothing(
+    workspace: Path, project: Path
+):
+    install(workspace, "project", project_dir=project)
+    before = {path: path.read_bytes() for path in project.rglob("*") if path.is_file()}
+
+    with pytest.raises(InputError, match=f"entries here name {workspace}: say whose to remove"):
+        uninstall(None, "project", project_dir=project)
+
+    assert {path: path.read_bytes() for path in project.rglob("*") if path.is_file()} == before
+
+
+def test_an_mcp_server_for_another_workspace_is_refused_not_re_pointed(
+    workspace: Path, project: Path, tmp_path: Path
+):
+    mcp = project / ".mcp.json"
+    team = {"command": "memstrata", "args": ["--workspace", str(tmp_path / "team"), "mcp"]}
+    mcp.write_text(json.dumps({"mcpServers": {"memstrata": team}}, indent=2))
+    original = mcp.read_bytes()
+
+    with pytest.raises(InputError, match="installed for another workspace") as refused:
+        install(workspace, "project", project_dir=project)
+
+    assert f"memstrata -w {tmp_path / 'team'} hooks uninstall claude-code" in str(refused.value)
+    assert mcp.read_bytes() == original
+    assert not (project / ".claude" / "settings.json").exists()
+    assert not any(
+        change.changed for change in uninstall(workspace, "project", project_dir=project)
+    )

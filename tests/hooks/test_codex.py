@@ -13,6 +13,7 @@ from memstrata import Memory
 from memstrata.errors import InputError, ParseError
 from memstrata.hooks import launcher, our_hooks
 from memstrata.hooks.codex import GUIDANCE, find_rollout, install, snippet, uninstall
+from memstrata.workspace.layout import init_workspace
 
 THREAD = "019e1625-789d-76c0-80ab-3724b5ddb799"
 ROLLOUT = f"codex/codemie-real-anonymized/rollout-2026-05-11T11-26-55-{THREAD}.first63lines.jsonl"
@@ -94,7 +95,7 @@ def test_installing_twice_changes_nothing(workspace: Path, project: Path):
 def test_uninstall_restores_every_file_byte_for_byte(workspace: Path, project: Path):
     install(workspace, "project", project_dir=project)
 
-    uninstall("project", project_dir=project)
+    uninstall(workspace, "project", project_dir=project)
 
     assert (project / ".codex" / "config.toml").read_text() == USER_CONFIG
     assert (project / "AGENTS.md").read_text() == USER_AGENTS
@@ -108,7 +109,7 @@ def test_windows_line_ends_stay_what_they_were(workspace: Path, project: Path):
 
     install(workspace, "project", project_dir=project)
     installed = config.read_bytes(), agents.read_bytes()
-    uninstall("project", project_dir=project)
+    uninstall(workspace, "project", project_dir=project)
 
     for text in installed:
         assert b"\r\n" in text and b"\n" not in text.replace(b"\r\n", b"")
@@ -181,7 +182,7 @@ def test_half_of_our_markers_is_an_error_not_a_guess(workspace: Path, project: P
     agents.write_text(damaged)
 
     with pytest.raises(InputError, match="not paired"):
-        uninstall("project", project_dir=project)
+        uninstall(workspace, "project", project_dir=project)
 
     assert agents.read_text() == damaged
 
@@ -192,8 +193,95 @@ def test_user_scope_writes_into_codex_home(workspace: Path, codex_home: Path):
     assert our_hooks(json.loads((codex_home / "hooks.json").read_text()))
     assert "memstrata" in tomllib.loads((codex_home / "config.toml").read_text())["mcp_servers"]
     assert GUIDANCE in (codex_home / "AGENTS.md").read_text()
-    uninstall("user")
+    uninstall(workspace, "user")
     assert sorted(path.name for path in codex_home.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "agents",
+    ["# My agents file\n\nBe nice.", "Be nice.\n", "Be nice.\n\n", "", "a\r\nb"],
+    ids=["no-final-newline", "final-newline", "blank-line-last", "empty", "windows-no-final"],
+)
+def test_install_then_uninstall_gives_agents_md_back_byte_for_byte(
+    workspace: Path, project: Path, agents: str
+):
+    path = project / "AGENTS.md"
+    path.write_bytes(agents.encode())
+
+    install(workspace, "project", project_dir=project)
+    assert GUIDANCE in path.read_text()
+    uninstall(workspace, "project", project_dir=project)
+
+    assert path.read_bytes() == agents.encode()
+
+
+ENV_TABLE = '\n[mcp_servers.memstrata.env]\nMEMSTRATA_EMBEDDER = "hashing"\n'
+
+
+def test_an_env_table_added_to_our_server_is_kept_when_installing_again(
+    workspace: Path, project: Path
+):
+    install(workspace, "project", project_dir=project, program=["/old/bin/memstrata"])
+    config = project / ".codex" / "config.toml"
+    config.write_text(config.read_text() + ENV_TABLE)
+
+    changes = install(workspace, "project", project_dir=project)
+
+    server = tomllib.loads(config.read_text())["mcp_servers"]["memstrata"]
+    assert server["env"] == {"MEMSTRATA_EMBEDDER": "hashing"}
+    assert server["command"] != "/old/bin/memstrata"
+    assert "your mcp_servers.memstrata.env kept" in changes[1].note
+
+
+def test_uninstall_leaves_the_users_env_table_and_says_codex_cannot_start_it(
+    workspace: Path, project: Path
+):
+    install(workspace, "project", project_dir=project)
+    config = project / ".codex" / "config.toml"
+    config.write_text(config.read_text() + ENV_TABLE)
+
+    changes = uninstall(workspace, "project", project_dir=project)
+
+    assert config.read_text() == USER_CONFIG + ENV_TABLE
+    note = next(change.note for change in changes if change.path == config)
+    assert "left your mcp_servers.memstrata.env" in note and "remove it too" in note
+    install(workspace, "project", project_dir=project)  # and installing again takes it up
+    assert tomllib.loads(config.read_text())["mcp_servers"]["memstrata"]["env"]
+
+
+def test_hooks_for_another_workspace_are_left_by_install_and_uninstall(
+    workspace: Path, project: Path
+):
+    hooks = project / ".codex" / "hooks.json"
+    team = "memstrata --workspace /srv/team-memory hook user-prompt"
+    theirs = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": team}]}]}}
+    hooks.write_text(json.dumps(theirs, indent=2) + "\n")
+    original = hooks.read_bytes()
+
+    install(workspace, "project", project_dir=project)
+    prompt_hooks = [
+        c for e, c in our_hooks(json.loads(hooks.read_text())) if e == "UserPromptSubmit"
+    ]
+    assert prompt_hooks[0] == team and len(prompt_hooks) == 2
+    uninstall(workspace, "project", project_dir=project)
+
+    assert hooks.read_bytes() == original
+
+
+def test_our_table_for_another_workspace_is_refused_and_kept_by_its_uninstall(
+    workspace: Path, project: Path, tmp_path: Path
+):
+    other = tmp_path / "other-ws"
+    init_workspace(other)
+    install(other, "project", project_dir=project)
+    before = {path: path.read_bytes() for path in project.rglob("*") if path.is_file()}
+
+    with pytest.raises(InputError, match=f"installed for another workspace \\({other}\\)"):
+        install(workspace, "project", project_dir=project)
+    changes = uninstall(workspace, "project", project_dir=project)
+
+    assert not any(change.changed for change in changes)
+    assert {path: path.read_bytes() for path in project.rglob("*") if path.is_file()} == before
 
 
 def test_a_rollout_is_found_by_its_thread_id(rollout: Path):
@@ -313,7 +401,10 @@ def test_codex_notify_for_an_unknown_thread_is_one_line(codex_home: Path, worksp
     result = fire([*argv, '{"type": "agent-turn-complete", "thread-id": "abc-1"}'], "", workspace)
 
     assert result.returncode == 0
-    assert result.stderr.count("\n") == 1 and "no Codex rollout for thread abc-1" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(
+        "memstrata codex-notify hook: no Codex rollout for thread abc-1"
+    )
 
 
 def test_codex_notify_with_a_garbled_argument_says_the_argument_is_not_json(

@@ -287,6 +287,43 @@ def test_a_failing_hook_prints_one_line_to_stderr_and_exits_0(
     assert problem in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("", "{path}: empty file, nothing to import"),
+        ("hello\n", "{path}: no claude-code session found: the file does not match"),
+    ],
+    ids=["empty", "not-a-transcript"],
+)
+def test_stop_names_a_file_it_cannot_import_and_why(
+    commands: dict[str, str], project: Path, tmp_path: Path, content: str, said: str
+):
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(content)
+
+    result = fire(commands["Stop"], payload("Stop", project, transcript), project)
+
+    assert result.returncode == 0
+    assert result.stderr.startswith("memstrata stop hook: " + said.format(path=transcript))
+    assert "1 line of" not in result.stderr  # a whole file, not a line of it
+
+
+def test_stop_counts_the_lines_it_could_not_import(
+    commands: dict[str, str], project: Path, live_transcript: Path
+):
+    lines = len(live_transcript.read_text().splitlines())
+    with live_transcript.open("a") as transcript:
+        transcript.write("not json\n{broken\n")
+
+    result = fire(commands["Stop"], payload("Stop", project, live_transcript), project)
+
+    assert result.returncode == 0
+    assert result.stderr == (
+        f"memstrata stop hook: 2 lines of {live_transcript.name} not imported "
+        f"(first: {live_transcript}:{lines + 1}: invalid JSON: Expecting value (column 1))\n"
+    )
+
+
 @pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "Stop"])
 def test_a_missing_workspace_is_one_line_and_exit_0(
     commands: dict[str, str], project: Path, knowing: Path, live_transcript: Path, event: str

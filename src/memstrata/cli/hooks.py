@@ -11,7 +11,7 @@ from types import ModuleType
 import click
 
 from memstrata.errors import WorkspaceNotFound
-from memstrata.hooks import FileChange, generic_snippet, require_workspace
+from memstrata.hooks import FileChange, generic_snippet, require_workspace, workspace_in_effect
 from memstrata.hooks.run import HARNESSES, HookOptions, read_stdin, run_hook
 
 INSTALLABLE = ("claude-code", "codex")
@@ -37,7 +37,7 @@ def _scope_options(command: Callable[..., None]) -> Callable[..., None]:
         ),
         click.option(
             "--project-dir",
-            type=click.Path(file_okay=False, path_type=Path),
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
             default=None,
             help="The project folder for --project (default: here).",
         ),
@@ -81,7 +81,8 @@ def install(
     """Add memstrata's hooks and MCP server to HARNESS's config, keeping everything else.
 
     Installing again changes nothing (or updates our entries in place). The workspace in effect
-    (--workspace, $MEMSTRATA_WORKSPACE or the nearest one above here) is written into each hook.
+    (--workspace, $MEMSTRATA_WORKSPACE or the nearest one above here) is written into each hook;
+    memstrata hooks for another workspace are left as they are.
 
     Example: memstrata -w ~/agent-memory hooks install claude-code --dry-run
     """
@@ -97,15 +98,32 @@ def install(
 @hooks.command()
 @click.argument("harness", type=click.Choice(INSTALLABLE))
 @_scope_options
+@click.pass_context
 def uninstall(
-    harness: str, project: bool, user: bool, project_dir: Path | None, dry_run: bool
+    ctx: click.Context,
+    harness: str,
+    project: bool,
+    user: bool,
+    project_dir: Path | None,
+    dry_run: bool,
 ) -> None:
-    """Take memstrata's hooks and MCP server out of HARNESS's config; leave the rest.
+    """Take out what install wrote into HARNESS's config for the workspace in effect.
 
-    Example: memstrata hooks uninstall claude-code --project
+    The rest stays, hooks for another workspace too; a file install created goes once empty.
+
+    Example: memstrata -w ~/agent-memory hooks uninstall claude-code --project
     """
     scope = _scope(project, user, project_dir)
-    _report(_module(harness).uninstall(scope, project_dir=project_dir, dry_run=dry_run), dry_run)
+    workspace = workspace_in_effect(ctx.find_root().obj)
+    module = _module(harness)
+    changes = module.uninstall(workspace, scope, project_dir=project_dir, dry_run=dry_run)
+    if not any(change.changed for change in changes):
+        where = "user" if scope == "user" else f"project {project_dir or Path.cwd()}"
+        whose = f" with workspace {workspace}" if workspace is not None else ""
+        click.echo(
+            f"nothing to remove: memstrata is not installed for {module.HARNESS} ({where}){whose}"
+        )
+    _report([change for change in changes if change.changed or change.note], dry_run)
 
 
 @hooks.command("print")

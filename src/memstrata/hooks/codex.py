@@ -12,7 +12,12 @@ single program and may already be someone else's.
 
 ``config.toml`` is edited as text, never re-serialised: our table sits between two marker
 comments, is replaced in place or appended, and the result must parse with :mod:`tomllib` and
-hold exactly our server before anything is written.
+hold exactly our server before anything is written. Sub-tables a user adds to our server outside
+the markers (``[mcp_servers.memstrata.env]``) are theirs: kept on install, and named on uninstall,
+since Codex cannot start a server left with no ``command``.
+
+What is ours follows :mod:`memstrata.hooks`: the hooks install writes for the workspace in
+effect, and the marked table when it names that workspace; the ``AGENTS.md`` note goes with it.
 """
 
 from __future__ import annotations
@@ -24,22 +29,31 @@ import tomllib
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from memstrata.errors import InputError, ParseError
 from memstrata.hooks import (
     FileChange,
     HookEntry,
     apply_changes,
-    hook_command,
+    installed_workspaces,
     is_our_server,
     mcp_argv,
     merge_hooks,
+    others_note,
     read_json_object,
+    refuse_to_guess,
     remove_hooks,
+    removed_if_created,
+    same_workspace,
+    server_workspace,
 )
 
 Scope = Literal["project", "user"]
+
+T = TypeVar("T")
+
+HARNESS = "Codex"
 
 SERVER_NAME = "memstrata"
 
@@ -47,6 +61,12 @@ HOOKS: tuple[tuple[str, str, int], ...] = (
     ("SessionStart", "session-start", 15),
     ("UserPromptSubmit", "user-prompt", 15),
     ("Stop", "stop", 120),
+)
+
+#: ``stop`` imports Codex rollouts.
+ENTRIES: tuple[HookEntry, ...] = tuple(
+    HookEntry(event, (name, "--harness", "codex") if name == "stop" else (name,), t)
+    for event, name, t in HOOKS
 )
 
 TOML_BEGIN = "# >>> memstrata: added by 'memstrata hooks install codex' >>>"
@@ -87,15 +107,6 @@ def paths(scope: Scope, project_dir: Path | None = None) -> tuple[Path, Path, Pa
     return root / ".codex" / "hooks.json", root / ".codex" / "config.toml", root / "AGENTS.md"
 
 
-def hook_entries(workspace: Path, program: Sequence[str] | None = None) -> list[HookEntry]:
-    """Our hooks for Codex; ``stop`` imports Codex rollouts."""
-    extra = {"stop": ("--harness", "codex")}
-    return [
-        HookEntry(event, hook_command(name, workspace, *extra.get(name, ()), program=program), t)
-        for event, name, t in HOOKS
-    ]
-
-
 def plan_install(
     workspace: Path,
     scope: Scope = "project",
@@ -106,29 +117,46 @@ def plan_install(
     """What installing would write (nothing is written)."""
     hooks_path, config_path, agents_path = paths(scope, project_dir)
     hooks = read_json_object(hooks_path)
-    merged = merge_hooks(hooks.data, hook_entries(workspace, program), hooks_path)
+    merged = merge_hooks(hooks.data, ENTRIES, workspace, hooks_path, program)
+    note = "hooks: " + ", ".join(event for event, _, _ in HOOKS)
+    if others := others_note(merged, ENTRIES, workspace):
+        note += f"; {others}"
     return [
-        hooks.change(merged, "hooks: " + ", ".join(event for event, _, _ in HOOKS)),
-        _config_change(config_path, mcp_argv(workspace, program)),
+        hooks.change(merged, note),
+        _config_change(config_path, mcp_argv(workspace, program), workspace, scope),
         _text_change(agents_path, MD_BEGIN, MD_END, GUIDANCE, "memory guidance for the agent"),
     ]
 
 
 def plan_uninstall(
-    scope: Scope = "project", *, project_dir: Path | None = None
+    workspace: Path | None, scope: Scope = "project", *, project_dir: Path | None = None
 ) -> list[FileChange]:
-    """What uninstalling would write: only our hooks, table and note are taken out."""
+    """What uninstalling would write: only what install wrote for ``workspace`` is taken out
+    (our hooks, our table when it names ``workspace``, and the note with it). With no workspace
+    (``None``) nothing is, and it is an error when memstrata is installed there for one."""
     hooks_path, config_path, agents_path = paths(scope, project_dir)
-    changes = []
     hooks = read_json_object(hooks_path)
+    config = _read_text(config_path)
+    table_for = _table_workspace(_lf(config), config_path)
+    if workspace is None:
+        named = [*installed_workspaces(hooks.data, ENTRIES), table_for]
+        refuse_to_guess(named, "codex", scope)
+    changes = []
     if hooks.text is not None:
-        cleaned = remove_hooks(hooks.data, hooks_path)
-        change = hooks.change(cleaned, "hooks removed")
-        if not cleaned:
-            change = FileChange(hooks_path, hooks.text, None, "it held only memstrata's hooks")
-        changes.append(change)
-    changes.append(_text_change(config_path, TOML_BEGIN, TOML_END, None, "MCP server removed"))
-    changes.append(_text_change(agents_path, MD_BEGIN, MD_END, None, "guidance removed"))
+        cleaned = hooks.data
+        if workspace is not None:
+            cleaned = remove_hooks(hooks.data, ENTRIES, workspace, hooks_path)
+        notes = ["hooks removed"] if cleaned != hooks.data else []
+        if others := others_note(cleaned, ENTRIES, None):
+            notes.append(others)
+        changes.append(removed_if_created(hooks.change(cleaned, "; ".join(notes)), workspace))
+    if table_for is None or (workspace is not None and same_workspace(table_for, workspace)):
+        guidance = _text_change(agents_path, MD_BEGIN, MD_END, None, "guidance removed")
+        changes.append(removed_if_created(_config_removal(config_path), workspace))
+        changes.append(removed_if_created(guidance, workspace))
+    else:  # another workspace's install: its table and the note that goes with it stay
+        note = f"MCP server {SERVER_NAME!r} for workspace {table_for}: kept"
+        changes.append(FileChange(config_path, config, config, note))
     return changes
 
 
@@ -143,17 +171,21 @@ def install(
     """Merge our hooks, MCP server and guidance into Codex's config (idempotent)."""
     changes = plan_install(workspace, scope, project_dir=project_dir, program=program)
     if not dry_run:
-        apply_changes(changes)
+        apply_changes(changes, workspace)
     return changes
 
 
 def uninstall(
-    scope: Scope = "project", *, project_dir: Path | None = None, dry_run: bool = False
+    workspace: Path | None,
+    scope: Scope = "project",
+    *,
+    project_dir: Path | None = None,
+    dry_run: bool = False,
 ) -> list[FileChange]:
-    """Take out what :func:`install` added; leave everything else as it is."""
-    changes = plan_uninstall(scope, project_dir=project_dir)
+    """Take out what :func:`install` added for ``workspace``; leave everything else as it is."""
+    changes = plan_uninstall(workspace, scope, project_dir=project_dir)
     if not dry_run:
-        apply_changes(changes)
+        apply_changes(changes, workspace)
     return changes
 
 
@@ -179,14 +211,21 @@ def toml_string(value: str) -> str:
     return '"' + "".join(escaped) + '"'
 
 
-def _config_change(path: Path, argv: Sequence[str]) -> FileChange:
+def _config_change(path: Path, argv: Sequence[str], workspace: Path, scope: Scope) -> FileChange:
     before = _read_text(path)
     text = _lf(before)
     _parse_toml(text, path)
+    table_for = _table_workspace(text, path)
+    if table_for is not None and not same_workspace(table_for, workspace):
+        raise _other_workspace(path, "memstrata's MCP server", table_for, scope)
     ours = _in_file(path, without_block, text, TOML_BEGIN, TOML_END)
     theirs = _parse_toml(ours, path).get("mcp_servers", {})
     existing = theirs.get(SERVER_NAME) if isinstance(theirs, dict) else None
-    if existing is not None:
+    added_to = _additions(existing)
+    if existing is not None and not added_to:
+        named = server_workspace(existing)
+        if named is not None and not same_workspace(named, workspace):
+            raise _other_workspace(path, f"an MCP server {SERVER_NAME!r}", named, scope)
         if is_our_server(existing):
             return FileChange(path, before, before, f"MCP server {SERVER_NAME!r} set by hand; kept")
         raise InputError(
@@ -203,7 +242,59 @@ def _config_change(path: Path, argv: Sequence[str]) -> FileChange:
         ) from None
     if [added.get("command"), *added.get("args", [])] != list(argv):
         raise InputError(f"{path}: [mcp_servers.{SERVER_NAME}] did not read back as written")
-    return FileChange(path, before, _as_written(after, before), f"MCP server {SERVER_NAME!r}")
+    note = f"MCP server {SERVER_NAME!r}"
+    if added_to:
+        note += f"; your {', '.join(added_to)} kept"
+    return FileChange(path, before, _as_written(after, before), note)
+
+
+def _config_removal(path: Path) -> FileChange:
+    """``config.toml`` without our table; what the user added to our server is named, not
+    taken: without our table it is a server with no ``command``, which Codex cannot start."""
+    before = _read_text(path)
+    if before is None:
+        return FileChange(path, None, None)
+    text = _lf(before)
+    kept = _in_file(path, without_block, text, TOML_BEGIN, TOML_END)
+    notes = [f"MCP server {SERVER_NAME!r} removed"] if kept != text else []
+    try:
+        left = tomllib.loads(kept).get("mcp_servers", {})
+    except tomllib.TOMLDecodeError:
+        left = {}
+    if orphans := _additions(left.get(SERVER_NAME) if isinstance(left, dict) else None):
+        notes.append(
+            f"left your {', '.join(orphans)}: a server with no command, which Codex cannot "
+            "start; remove it too"
+        )
+    return FileChange(path, before, _as_written(kept, before), "; ".join(notes))
+
+
+def _additions(server: object) -> list[str]:
+    """The keys of a ``memstrata`` server table that names no program (``command``) or address
+    (``url``): what a user added to ours outside the markers (``env``, timeouts …)."""
+    if not isinstance(server, dict) or not server or "command" in server or "url" in server:
+        return []
+    return [f"mcp_servers.{SERVER_NAME}.{key}" for key in server]
+
+
+def _table_workspace(text: str, path: Path) -> str | None:
+    """The workspace our marked table names (``None``: no table, or one naming none)."""
+    span = _in_file(path, _block_span, text, TOML_BEGIN, TOML_END)
+    if span is None:
+        return None
+    try:
+        server = tomllib.loads(text[span[0] : span[1]]).get("mcp_servers", {}).get(SERVER_NAME)
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return None
+    return server_workspace(server)
+
+
+def _other_workspace(path: Path, what: str, named: str, scope: Scope) -> InputError:
+    flag = " --user" if scope == "user" else ""
+    return InputError(
+        f"{path}: {what} is installed for another workspace ({named}); left as it is (to "
+        f"switch, first run: memstrata -w {named} hooks uninstall codex{flag})"
+    )
 
 
 def _parse_toml(text: str, path: Path) -> dict[str, Any]:
@@ -219,25 +310,26 @@ def _parse_toml(text: str, path: Path) -> dict[str, Any]:
 
 
 def with_block(text: str, begin: str, end: str, body: str) -> str:
-    """``text`` with our block holding ``body``: replaced where it is, else appended."""
+    """``text`` with our block holding ``body``: replaced where it is, else appended after a
+    blank line (after a line end only, when the text had no final one: so that
+    :func:`without_block` knows to take that line end out again)."""
     block = f"{begin}\n{body.rstrip(chr(10))}\n{end}\n"
     span = _block_span(text, begin, end)
     if span is not None:
         start, stop = span
         return text[:start] + block + text[stop:]
-    if not text:
-        return block
-    return text + ("" if text.endswith("\n") else "\n") + "\n" + block
+    return text + "\n" + block if text else block
 
 
 def without_block(text: str, begin: str, end: str) -> str:
-    """``text`` without our block (and the blank line :func:`with_block` put before it)."""
+    """``text`` without our block and what :func:`with_block` put before it: a blank line, or
+    the line end of a last line that had none (when the block is still last)."""
     span = _block_span(text, begin, end)
     if span is None:
         return text
     start, stop = span
     head = text[:start]
-    if head.endswith("\n\n"):
+    if head.endswith("\n\n") or (head.endswith("\n") and stop == len(text)):
         head = head[:-1]
     return head + text[stop:]
 
@@ -262,16 +354,14 @@ def _text_change(path: Path, begin: str, end: str, body: str | None, note: str) 
     text = _lf(before)
     if body is None:
         if before is None:
-            return FileChange(path, None, None, note)
+            return FileChange(path, None, None)
         kept = _in_file(path, without_block, text, begin, end)
-        if not kept.strip() and kept != text:
-            return FileChange(path, before, None, "it held only what memstrata added")
-        return FileChange(path, before, _as_written(kept, before), note)
+        return FileChange(path, before, _as_written(kept, before), note if kept != text else "")
     after = _in_file(path, with_block, text, begin, end, body)
     return FileChange(path, before, _as_written(after, before), note)
 
 
-def _in_file(path: Path, edit: Callable[..., str], *args: str) -> str:
+def _in_file(path: Path, edit: Callable[..., T], *args: str) -> T:
     try:
         return edit(*args)
     except InputError as error:
@@ -319,7 +409,7 @@ def find_rollout(thread_id: str, today: date | None = None) -> Path | None:
 
 def snippet(workspace: Path, program: Sequence[str] | None = None) -> str:
     """What ``install`` adds, plus the ``notify`` line for Codex builds without hooks."""
-    hooks = merge_hooks({}, hook_entries(workspace, program), Path("hooks.json"))
+    hooks = merge_hooks({}, ENTRIES, workspace, Path("hooks.json"), program)
     argv = mcp_argv(workspace, program)
     notify = [*argv[:-1], "hook", "codex-notify"]
     return (

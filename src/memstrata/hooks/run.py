@@ -28,7 +28,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from memstrata.context.compile import (
 from memstrata.errors import BudgetExceeded, InputError
 from memstrata.hooks.codex import codex_home, find_rollout
 from memstrata.memory import Memory
+from memstrata.model import Problem
 from memstrata.raw.importers import FORMATS
 from memstrata.workspace.layout import find_workspace
 
@@ -146,7 +147,7 @@ def _stop(memory: Memory, payload: dict[str, Any], options: HookOptions) -> Hook
 
 
 def _codex_notify(memory: Memory, payload: dict[str, Any], options: HookOptions) -> HookResult:
-    return HookResult("", finish_turn(memory, payload, "codex", options.agent))
+    return HookResult("", finish_turn(memory, payload, "codex", options.agent, "codex-notify"))
 
 
 HOOKS: dict[str, Callable[[Memory, dict[str, Any], HookOptions], HookResult]] = {
@@ -269,9 +270,14 @@ def prompt_context(memory: Memory, prompt: str) -> str:
 
 
 def finish_turn(
-    memory: Memory, payload: dict[str, Any], harness: str, agent: str | None = None
+    memory: Memory,
+    payload: dict[str, Any],
+    harness: str,
+    agent: str | None = None,
+    hook: str = "stop",
 ) -> str:
-    """Import the session's transcript, then ``tick``; returns a one-line note ('' when fine)."""
+    """Import the session's transcript, then ``tick``; returns a one-line note ('' when fine)
+    that names ``hook``, the hook it runs for."""
     if harness not in HARNESSES:
         raise InputError(f"unknown harness {harness!r}; expected one of {', '.join(HARNESSES)}")
     note = ""
@@ -280,17 +286,29 @@ def finish_turn(
         files = [transcript, *_subagent_files(transcript)]
         report = memory.ingest(files, harness, agent or default_agent(harness))
         if report.problems:
-            count = len(report.problems)
-            note = (
-                f"memstrata stop hook: {count} line{'s' if count != 1 else ''} of "
-                f"{transcript.name} not imported (first: {report.problems[0]})"
-            )
+            note = f"memstrata {hook} hook: {problems_note(report.problems)}"
     except Exception as error:  # still tick, then report it
-        note = f"memstrata stop hook: {_one_line(error)}"
+        note = f"memstrata {hook} hook: {_one_line(error)}"
     tick = getattr(memory, "tick", None)  # Memory.tick: the zero-resident upkeep, when present
     if callable(tick):
         tick()
     return note
+
+
+def problems_note(problems: Sequence[Problem]) -> str:
+    """What an import could not use, in a few words: a whole file (empty, not a transcript, not
+    readable) is named with why; bad lines are counted, with the first."""
+    whole = [problem for problem in problems if problem.line is None]
+    lines = [problem for problem in problems if problem.line is not None]
+    said = [_one_line(whole[0])] if whole else []
+    if len(whole) > 1:
+        said.append(f"{len(whole) - 1} more file{'s' if len(whole) > 2 else ''} not imported")
+    if lines:
+        names = {Path(problem.path).name for problem in lines}
+        of = names.pop() if len(names) == 1 else f"{len(names)} files"
+        count = f"{len(lines)} line{'s' if len(lines) != 1 else ''}"
+        said.append(f"{count} of {of} not imported (first: {lines[0]})")
+    return "; ".join(said)
 
 
 def transcript_of(payload: dict[str, Any], harness: str) -> Path:
@@ -330,6 +348,6 @@ def _as_output(event: str, text: str, plain: bool) -> str:
     return json.dumps(output, ensure_ascii=False) + "\n"
 
 
-def _one_line(error: BaseException) -> str:
+def _one_line(error: BaseException | Problem) -> str:
     text = " ".join(str(error).split()) or type(error).__name__
     return text if len(text) <= 300 else text[:299] + "…"
