@@ -14,7 +14,7 @@ import pytest
 from memstrata import Memory
 from memstrata.hooks import launcher, our_hooks
 from memstrata.hooks.claude_code import install
-from memstrata.hooks.run import default_agent
+from memstrata.raw.importers import default_agent
 
 SESSION_ID = "9eda1058-9706-484a-b992-d03f9cfa2546"
 SAMPLE = "claude-code/codemie-real-v2.1.4/session-9eda1058.jsonl"

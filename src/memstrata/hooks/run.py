@@ -22,10 +22,8 @@ one line to stderr and its command exits 0: a memory that fails must not stop th
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -45,7 +43,7 @@ from memstrata.errors import BudgetExceeded, InputError
 from memstrata.hooks.codex import codex_home, find_rollout
 from memstrata.memory import Memory
 from memstrata.model import Problem
-from memstrata.raw.importers import FORMATS
+from memstrata.raw.importers import FORMATS, default_agent
 from memstrata.workspace.layout import find_workspace
 
 #: Harnesses whose transcripts ``stop`` imports: one per transcript format memstrata reads.
@@ -209,16 +207,6 @@ def open_memory(workspace: Path | None, payload: dict[str, Any]) -> Memory:
     # topics, even with the model mapped from the user cache) would hold up every prompt. Hook
     # recall runs the lexical, entity and temporal arms over vectors-free data, and says so.
     return Memory(find_workspace(workspace, start=start).root, embeddings=False)
-
-
-def default_agent(harness: str) -> str:
-    """``<harness>:<login name>:main``."""
-    try:
-        account = getpass.getuser()
-    except (KeyError, OSError):
-        account = ""
-    account = re.sub(r"[^a-z0-9._-]+", "-", account.lower()).strip("-") or "default"
-    return f"{harness}:{account}:main"
 
 
 # -- the hooks -------------------------------------------------------------------------------
