@@ -840,8 +840,7 @@ class Memory:
             require_plain("agent", agent, one_line=True)  # as the gate checks a writer's key
             if len(agent.split(":")) != 3 or not all(part.strip() for part in agent.split(":")):
                 raise InputError(
-                    f"agent key {agent!r} is not harness:account:role "
-                    "(e.g. claude-code:me:main)"
+                    f"agent key {agent!r} is not harness:account:role (e.g. claude-code:me:main)"
                 )
         named = paths_named(paths)
         files = list(files) if files is not None else collect_files(named)

@@ -244,9 +244,9 @@ def test_a_write_to_a_topic_whose_summary_is_missing_is_refused_and_keeps_its_fi
     (folder / "summary.md").unlink()
     kept = {name: (folder / name).read_bytes() for name in ("meta.json", "history.jsonl")}
 
-    with pytest.raises(ParseError, match="put its summary.md back .* or move the folder aside"):
+    with pytest.raises(ParseError, match=r"put its summary\.md back .* or move the folder aside"):
         memory.write_topic("people/ann", "Design director.")
-    with pytest.raises(ParseError, match="no summary.md"):
+    with pytest.raises(ParseError, match=r"no summary\.md"):
         memory.remember("Ann leads design reviews.", topic="people/ann")
 
     assert {name: (folder / name).read_bytes() for name in kept} == kept
