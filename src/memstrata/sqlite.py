@@ -84,13 +84,18 @@ def is_damage(error: BaseException) -> bool:
 
 def database_error_message(error: sqlite3.DatabaseError) -> str:
     """The one line a user reads for a database error no call could mend, with what to do when
-    it is damage (reads make a damaged index anew themselves; other commands do not)."""
+    it is damage. The error does not say which file it came from, so the line names both, each
+    with its own mend: the derived index is made anew from the files (reads do so themselves;
+    other commands do not), while the raw database holds the only copy of what was imported.
+    Callers that know the file raise an error naming it instead."""
     if is_disk_full(error):
         return f"the disk is full ({error}): free some space and try again"
     if is_damage(error):
         return (
-            f"database error: {error}: a damaged file; 'memstrata rebuild' makes"
-            " .memstrata/index.db anew from the files, and 'memstrata status' names any other"
+            f"database error: {error}: a damaged database file. If it is .memstrata/index.db, "
+            "'memstrata rebuild' makes it anew from the files; if it is raw/sessions.db "
+            "('memstrata status' says so), move it aside and import the transcripts again "
+            "('memstrata ingest'), or restore a snapshot ('memstrata snapshot list')"
         )
     return f"database error: {error}"
 

@@ -7,9 +7,10 @@ import pytest
 
 from memstrata import Memory
 from memstrata.errors import InputError
-from memstrata.maintain.ledger import read_ledger
+from memstrata.maintain.ledger import read_ledger, scan_ledger
 from memstrata.maintain.steps import fingerprint_of
 from memstrata.maintain.undo import undo_step
+from tests.cli.process import run
 from tests.maintain.messy import NOW, Truth, garden
 
 LATER = NOW + timedelta(hours=1)
@@ -141,3 +142,84 @@ def test_a_split_undone_by_a_person_is_not_redone_under_new_child_names(workspac
         op.verb == "PROPOSED" and op.note == "done before and undone since"
         for op in again.destructive
     )
+
+
+# -- lines that are no step ---------------------------------------------------------------------
+
+
+def _with_bad_lines(ledger: Path) -> None:
+    """A hand edit, bytes that are no UTF-8 and a JSON line of the wrong shape after line 1."""
+    first, rest = ledger.read_bytes().split(b"\n", 1)
+    ledger.write_bytes(first + b'\n{torn\n\xff\xfe not text\n["an", "array"]\n' + rest)
+
+
+def test_lines_that_are_no_step_are_skipped_and_named_and_the_steps_around_them_undo(
+    messy: tuple[Path, Truth],
+):
+    # A bad line used to stop every 'ledger show' and 'ledger undo' while the gardener went on
+    # adding steps behind it that could then not be undone.
+    root, _truth = messy
+    garden(root, "autonomous")
+    ledger = root / "memory" / "ledger.jsonl"
+    steps = read_ledger(ledger)
+    _with_bad_lines(ledger)
+    later = next(step for step in reversed(steps) if step.action == "merge")
+
+    scan = scan_ledger(ledger)
+    result = _undo(root, later.id)
+
+    assert list(scan.records) == steps
+    assert [str(line) for line in scan.skipped] == [
+        "memory/ledger.jsonl:2: not a ledger line (Expecting property name enclosed in double "
+        "quotes: line 1 column 2 (char 1)); skipped",
+        "memory/ledger.jsonl:3: not a ledger line (not UTF-8 at byte 1); skipped",
+        "memory/ledger.jsonl:4: not a ledger line (a JSON list, not an object); skipped",
+    ]
+    assert result.undone == later.id and result.skipped == tuple(map(str, scan.skipped))
+    assert read_ledger(ledger)[-1].undoes == later.id
+
+
+def test_undo_of_a_step_it_cannot_find_names_the_lines_it_could_not_read(
+    messy: tuple[Path, Truth],
+):
+    root, _truth = messy
+    garden(root, "autonomous")
+    _with_bad_lines(root / "memory" / "ledger.jsonl")
+
+    with pytest.raises(InputError) as refused:
+        _undo(root, "g-0123456789")
+
+    assert str(refused.value) == (
+        "no step 'g-0123456789' in memory/ledger.jsonl ('memstrata ledger show' lists them); "
+        "memory/ledger.jsonl:2 is no ledger line (Expecting property name enclosed in double "
+        "quotes: line 1 column 2 (char 1)) (and 2 more lines): the step may be on it"
+    )
+
+
+def test_a_last_line_an_append_left_without_its_newline_is_passed_over_unnamed(
+    messy: tuple[Path, Truth],
+):
+    root, _truth = messy
+    garden(root, "autonomous")
+    ledger = root / "memory" / "ledger.jsonl"
+    steps = read_ledger(ledger)
+    with ledger.open("ab") as handle:
+        handle.write(b'{"id": "g-cut-sh')
+
+    scan = scan_ledger(ledger)
+
+    assert list(scan.records) == steps and scan.skipped == ()
+
+
+def test_ledger_show_lists_the_steps_around_a_line_that_is_no_step(messy: tuple[Path, Truth]):
+    root, _truth = messy
+    garden(root, "autonomous")
+    ledger = root / "memory" / "ledger.jsonl"
+    _with_bad_lines(ledger)
+
+    shown = run("-w", str(root), "ledger", "show", "--limit", "1000")
+
+    assert shown.returncode == 0, shown.stderr
+    assert len(shown.stdout.splitlines()) == len(read_ledger(ledger))
+    named = [line for line in shown.stderr.splitlines() if "not a ledger line" in line]
+    assert [line.split(":")[2] for line in named] == ["2", "3", "4"]

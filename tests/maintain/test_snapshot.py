@@ -1,6 +1,7 @@
 """Snapshots: canonical files and the raw database, listed, restored, and a restore undone."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,25 @@ def test_a_file_unchanged_since_the_last_snapshot_is_shared_not_copied_again(
     assert (one / kept).stat().st_ino == (two / kept).stat().st_ino
     assert (one / changed).read_text() != (two / changed).read_text()
     assert (two / changed).read_text() == "Changed between the snapshots.\n"
+
+
+def test_a_change_that_kept_the_size_and_mtime_is_copied_not_shared(messy: tuple[Path, Truth]):
+    # cp -p, touch -r and rsync -a set the mtime back; only the ctime tells the change
+    root, truth = messy
+    summary = root / "memory" / "topics" / truth.healthy[0] / "summary.md"
+    with Memory(root, clock=lambda: NOW) as memory:
+        first = take_snapshot(memory, "one", NOW)
+        was = summary.stat()
+        summary.write_bytes(summary.read_bytes().swapcase())
+        os.utime(summary, ns=(was.st_atime_ns, was.st_mtime_ns))
+        second = take_snapshot(memory, "two", NOW)
+    relative = summary.relative_to(root)
+
+    assert (summary.stat().st_size, summary.stat().st_mtime_ns) == (was.st_size, was.st_mtime_ns)
+    assert (root / second.path / relative).read_bytes() == summary.read_bytes()
+    assert (root / first.path / relative).stat().st_ino != (
+        root / second.path / relative
+    ).stat().st_ino
 
 
 def _with_raw(root: Path) -> None:

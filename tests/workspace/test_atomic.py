@@ -214,6 +214,36 @@ def test_lines_added_at_the_end_are_appended_to_the_same_file(tmp_path):
     assert (path.read_bytes(), path.stat().st_ino) == (b"# day\n- ours\n", inode)
 
 
+@pytest.mark.parametrize("torn", [b"", b'{"op": "upd'], ids=["whole", "torn-last-line"])
+def test_a_line_appended_to_a_file_with_another_name_leaves_the_other_name_as_it_was(
+    tmp_path, torn
+):
+    # A snapshot shares an unchanged file with the snapshot before it through a hard link: an
+    # append in place (or the cut of a torn line) would change both.
+    path, other = tmp_path / "history.jsonl", tmp_path / "snapshot-copy.jsonl"
+    path.write_bytes(f"{CREATE}\n".encode() + torn)
+    path.chmod(0o640)
+    other.hardlink_to(path)
+
+    append_line(path, ARCHIVE)
+
+    assert path.read_bytes() == f"{CREATE}\n{ARCHIVE}\n".encode()
+    assert other.read_bytes() == f"{CREATE}\n".encode() + torn
+    assert path.stat().st_nlink == other.stat().st_nlink == 1
+    assert mode_of(path) == 0o640
+
+
+def test_a_shared_file_with_another_name_is_replaced_not_appended_to(tmp_path):
+    path, other = tmp_path / "day.md", tmp_path / "snapshot-day.md"
+    path.write_bytes(b"# day\n")
+    other.hardlink_to(path)
+
+    update_shared_file(path, lambda old: (old + b"- ours\n", None))
+
+    assert (path.read_bytes(), other.read_bytes()) == (b"# day\n- ours\n", b"# day\n")
+    assert path.stat().st_ino != other.stat().st_ino
+
+
 def test_an_append_that_lands_before_ours_is_read_again_and_kept_first(tmp_path):
     path = tmp_path / "day.md"
     path.write_bytes(b"# day\n")

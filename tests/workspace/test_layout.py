@@ -105,3 +105,71 @@ def test_a_folder_named_memstrata_toml_is_named_by_init_and_by_discovery(tmp_pat
     with pytest.raises(WorkspaceNotFound, match=r"memstrata\.toml: a folder where the workspace's"):
         find_workspace(root)
     assert sorted(path.name for path in root.iterdir()) == ["memstrata.toml"]
+
+
+# -- never a folder inside a workspace's .memstrata/ --------------------------------------------
+
+
+def snapshot_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """A workspace and a snapshot in it: a copy of its files, memstrata.toml included."""
+    root = init_workspace(tmp_path / "ws").root
+    snapshot = root / ".memstrata" / "snapshots" / "snap-20251127T100000Z"
+    (snapshot / "memory").mkdir(parents=True)
+    (snapshot / "memstrata.toml").write_text((root / "memstrata.toml").read_text())
+    return root, snapshot
+
+
+def test_discovery_from_inside_a_snapshot_refuses_it_and_names_the_workspace(
+    tmp_path: Path, monkeypatch
+):
+    # Each snapshot holds a memstrata.toml; taken for a workspace, a recall there would append
+    # to the metrics file it shares with the snapshots before it.
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    root, snapshot = snapshot_folder(tmp_path)
+
+    with pytest.raises(WorkspaceNotFound) as refused:
+        find_workspace(start=snapshot / "memory")
+
+    assert str(refused.value) == (
+        f"snapshot snap-20251127T100000Z of the workspace at {root}, not a workspace of its "
+        f"own: run memstrata there, or with --workspace {root} "
+        "('memstrata snapshot restore snap-20251127T100000Z' brings its state back)"
+    )
+
+
+@pytest.mark.parametrize("origin", ["--workspace", ENV_VAR])
+@pytest.mark.parametrize("inner", ["", "memory"])
+def test_a_snapshot_named_as_the_workspace_is_refused_too(
+    tmp_path: Path, monkeypatch, origin: str, inner: str
+):
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    root, snapshot = snapshot_folder(tmp_path)
+    named = snapshot / inner if inner else snapshot
+
+    with pytest.raises(WorkspaceNotFound, match=f"of the workspace at {root}, not a workspace of "):
+        if origin == ENV_VAR:
+            monkeypatch.setenv(ENV_VAR, str(named))
+            find_workspace()
+        else:
+            find_workspace(named)
+
+
+def test_a_settings_file_copied_elsewhere_into_dot_memstrata_makes_no_workspace(
+    tmp_path: Path, monkeypatch
+):
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    root = init_workspace(tmp_path / "ws").root
+    copy = root / ".memstrata" / "old-settings"
+    copy.mkdir()
+    (copy / "memstrata.toml").write_text("")
+
+    with pytest.raises(WorkspaceNotFound, match=r"inside the \.memstrata/ folder \(derived data\)"):
+        find_workspace(start=copy)
+
+
+def test_discovery_from_dot_memstrata_itself_finds_its_workspace(tmp_path: Path, monkeypatch):
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    root = init_workspace(tmp_path / "ws").root
+    (root / ".memstrata" / "snapshots").mkdir()
+
+    assert find_workspace(start=root / ".memstrata" / "snapshots").root == root

@@ -104,7 +104,13 @@ def show_ledger(ctx: click.Context, step_id: str | None, limit: int, as_json: bo
 
     Example: memstrata ledger show g-0123456789
     """
-    records = open_memory(ctx).ledger()
+    from memstrata.maintain.ledger import scan_ledger
+    from memstrata.maintain.state import GardenPaths
+
+    memory = open_memory(ctx)
+    records = memory.ledger()
+    for skipped in scan_ledger(GardenPaths(memory.workspace).ledger).skipped:
+        click.echo(f"note: {skipped}", err=True)
     if step_id:
         records = [record for record in records if record.id == step_id]
         if not records:
@@ -146,6 +152,8 @@ def undo(ctx: click.Context, step_id: str, dry_run: bool, as_json: bool) -> None
     if as_json:
         echo_json(result)
         return
+    for skipped in result.skipped:
+        click.echo(f"note: {skipped}", err=True)
     restores, archives = ("would restore", "would archive") if dry_run else ("restored", "archived")
     head = f"{step_id}:" if dry_run else f"undid {step_id} as {result.step}:"
     click.echo(

@@ -11,6 +11,11 @@ still as it left them.
      "undoes": "", "skipped": [],
      "changes": [{"topic": "notes/x", "op": "archive", "before": {"summary": "…",
                   "detail": "", "meta": {…}}, "before_hash": "…", "after_hash": "…"}]}
+
+A line that is no step (a hand edit, a line a crash cut short) is skipped and named by its
+number, as ``memory/metrics.jsonl``'s are: the steps around it can still be listed and undone. A
+last line without its final newline is the remains of an append a crash cut short; it is passed
+over unnamed, and the next append cuts it off.
 """
 
 from __future__ import annotations
@@ -22,13 +27,15 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from memstrata.errors import InputError, ParseError
+from memstrata.errors import InputError
 from memstrata.maintain.steps import Step, TopicChange, fingerprint_of, preview_of
 from memstrata.model import Topic
 from memstrata.wiki.store import meta_from_dict, meta_to_dict
 from memstrata.wiki.text import title_of
 from memstrata.workspace.atomic import append_line
-from memstrata.workspace.textfile import read_text
+
+#: where the ledger is, as messages name it
+LEDGER = "memory/ledger.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,22 +129,66 @@ def append_record(path: Path, record: LedgerRecord) -> None:
     append_line(path, line)
 
 
-def read_ledger(path: Path) -> list[LedgerRecord]:
-    """Every step, oldest first; a line torn by a crash at the end is ignored."""
+@dataclass(frozen=True, slots=True)
+class SkippedLine:
+    """A line of the ledger that is no step, and why."""
+
+    number: int
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{LEDGER}:{self.number}: not a ledger line ({self.problem}); skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerScan:
+    """The ledger as read: every step, oldest first, and the lines that are none."""
+
+    records: tuple[LedgerRecord, ...]
+    skipped: tuple[SkippedLine, ...]
+
+
+def scan_ledger(path: Path) -> LedgerScan:
+    """Every step, and every line that is none (see the module docstring)."""
     if not path.exists():
-        return []
-    lines = read_text(path).split("\n")
+        return LedgerScan((), ())
+    data = path.read_bytes()
+    lines = data.split(b"\n")
     records: list[LedgerRecord] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
+    skipped: list[SkippedLine] = []
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
             continue
         try:
-            records.append(record_from_dict(json.loads(line)))
-        except (json.JSONDecodeError, TypeError) as error:
-            if number >= len(lines) - 1:
+            records.append(_record_of(raw))
+        except (ValueError, TypeError, AttributeError) as error:
+            if number == len(lines):  # no newline after it: a torn append
                 break
-            raise ParseError(path, number, f"not a ledger line: {error}") from error
-    return records
+            skipped.append(SkippedLine(number, str(error) or type(error).__name__))
+    return LedgerScan(tuple(records), tuple(skipped))
+
+
+def read_ledger(path: Path) -> list[LedgerRecord]:
+    """Every step, oldest first; lines that are none are skipped (:func:`scan_ledger` names
+    them)."""
+    return list(scan_ledger(path).records)
+
+
+def _record_of(raw: bytes) -> LedgerRecord:
+    """The step a line holds; raises ``ValueError`` (or ``TypeError``) saying why it holds none."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"not UTF-8 at byte {error.start + 1}") from error
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"a JSON {type(value).__name__}, not an object")
+    record = record_from_dict(value)
+    if not isinstance(record.id, str) or not all(
+        isinstance(name, str) for name in (*record.topics, *(c.topic for c in record.changes))
+    ):
+        raise ValueError("an id or a topic that is not text")
+    return record
 
 
 def last_record_id(path: Path) -> str:
@@ -158,12 +209,24 @@ def last_record_id(path: Path) -> str:
     return ""
 
 
-def find_record(records: Sequence[LedgerRecord], record_id: str) -> LedgerRecord:
+def find_record(
+    records: Sequence[LedgerRecord], record_id: str, skipped: Sequence[SkippedLine] = ()
+) -> LedgerRecord:
+    """The step ``record_id``; the error for one not there names the lines that were skipped
+    (it may be on one of them)."""
     for record in records:
         if record.id == record_id:
             return record
+    unread = ""
+    if skipped:
+        first, more = skipped[0], len(skipped) - 1
+        others = f" (and {more} more line{'s' if more > 1 else ''})" if more else ""
+        unread = (
+            f"; {LEDGER}:{first.number} is no ledger line ({first.problem}){others}: "
+            "the step may be on it"
+        )
     raise InputError(
-        f"no step {record_id!r} in memory/ledger.jsonl ('memstrata ledger show' lists them)"
+        f"no step {record_id!r} in {LEDGER} ('memstrata ledger show' lists them){unread}"
     )
 
 

@@ -3,10 +3,14 @@
 Restoring takes a snapshot of the present first (so a restore can itself be undone), then makes
 the canonical files equal to the snapshot's — except the append-only records (the ledger, reports
 and metrics), which keep their history and gain a line saying what was restored — and rebuilds the
-index from the files. A snapshot whose files no longer match its manifest (one deleted,
-edited or added by hand since) is refused before anything changes: restoring it would delete or
+index from the files. A snapshot whose files no longer match its manifest (one deleted, edited
+or added by hand since) is refused before anything changes: restoring it would delete or
 overwrite live files with what was never the workspace. A manifest that does not parse lists as
 damaged and is never restored or linked from.
+
+A file that is a symbolic link to a file is written through it: the link stays, and what it
+points to gets the snapshot's text. A damaged raw database is no obstacle: the safety snapshot
+keeps it byte for byte, and the snapshot's database takes its place.
 
 A restore replaces files one by one, so it is made whole like a gardener step: once the safety
 snapshot is taken, ``.memstrata/restore.json`` names the snapshot being restored and the safety
@@ -22,7 +26,11 @@ snapshot: going back) is a restore like any other.
 from __future__ import annotations
 
 import json
+import os
 import re
+import secrets
+import shutil
+import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -30,27 +38,29 @@ from typing import TYPE_CHECKING
 
 from memstrata.clock import to_iso
 from memstrata.errors import InputError
-from memstrata.maintain.ledger import LedgerRecord, append_record
+from memstrata.maintain.ledger import LedgerRecord, append_record, scan_ledger
 from memstrata.maintain.snapshot import (
     RAW,
     backup_database,
     canonical_files,
     file_digest,
     is_snapshot,
+    is_sound_file,
+    kept_on_restore,
     manifest_contents,
+    raw_damage,
     take_snapshot_as_is,
     verify_snapshot,
 )
 from memstrata.maintain.state import GardenPaths
-from memstrata.workspace.atomic import write_atomic, write_json_atomic
+from memstrata.sqlite import is_damage
+from memstrata.workspace.atomic import fsync_dir, write_atomic, write_json_atomic
 from memstrata.workspace.layout import Workspace
 from memstrata.workspace.textfile import read_text
 
 if TYPE_CHECKING:
     from memstrata.memory import Memory
 
-#: append-only records: a restore keeps them (and adds to them)
-KEPT_ON_RESTORE = ("memory/ledger.jsonl", "memory/reports/", "memory/metrics.jsonl")
 #: in ``.memstrata/``: the restore under way, from its first change to its last
 RESTORE_MARKER = "restore.json"
 #: the temp file :func:`~memstrata.workspace.atomic.write_atomic` writes beside a file first
@@ -131,7 +141,7 @@ def restore_snapshot(
         reason = f"before restoring {snapshot_id}"
         if pending is not None:
             reason += " (an interrupted restore had left the workspace part one, part another)"
-        safety = take_snapshot_as_is(memory, reason, now)
+        safety = take_snapshot_as_is(memory, reason, now, keep_damaged_raw=True)
         begun = PendingRestore(snapshot_id, safety.id, to_iso(now), raw_before=_raw_stat(workspace))
         _write_pending(workspace, begun)
         return _restore(memory, begun, now, resumed=False)
@@ -208,13 +218,18 @@ def _restore(
         if changed:
             more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
             reason = f"found after an interrupted restore of {snapshot_id}: {changed[0]}{more}"
-            edits = take_snapshot_as_is(memory, reason + " changed since", now).id
+            edits = take_snapshot_as_is(
+                memory, reason + " changed since", now, keep_damaged_raw=True
+            ).id
     if has_raw and not pending.raw_done:
-        workspace.raw_dir.mkdir(parents=True, exist_ok=True)
-        backup_database(source / RAW, workspace.raw_db, frozen=True)
+        _put_raw_back(source, workspace)
         _write_pending(workspace, replace(pending, raw_done=True))
     for rel in written:
-        write_atomic(workspace.root / rel, (source / rel).read_bytes())
+        target = workspace.root / rel
+        # a link to a file is written through (a MEMORY.md kept in a dotfiles repository); a
+        # link to nothing is replaced by the file, never followed out of the workspace
+        through = target.is_symlink() and target.is_file()
+        write_atomic(target, (source / rel).read_bytes(), through_link=through)
     for rel in removed:
         (workspace.root / rel).unlink(missing_ok=True)
     record_id = f"g-restore-{safety.removeprefix('snap-')}"
@@ -241,10 +256,43 @@ def _restore(
     )
 
 
+def _put_raw_back(source: Path, workspace: Workspace) -> None:
+    """Put the snapshot's raw database in place of the workspace's: through SQLite's backup
+    API, or byte for byte when the snapshot kept it damaged. A damaged database in the
+    workspace (the safety snapshot holds its bytes) is removed first: SQLite cannot write over
+    one it cannot read."""
+    raw = workspace.raw_db
+    workspace.raw_dir.mkdir(parents=True, exist_ok=True)
+    if raw_damage(source):
+        temp = raw.with_name(f".{raw.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            shutil.copyfile(source / RAW, temp)
+            _remove_database(raw)
+            os.replace(temp, raw)
+        finally:
+            temp.unlink(missing_ok=True)
+        fsync_dir(raw.parent)
+        return
+    try:
+        backup_database(source / RAW, raw, frozen=True)
+    except sqlite3.DatabaseError as error:
+        if not is_damage(error) or is_sound_file(raw):
+            raise
+        _remove_database(raw)
+        backup_database(source / RAW, raw, frozen=True)
+
+
+def _remove_database(database: Path) -> None:
+    """Remove a SQLite database with its side files (a -wal left behind would be read into the
+    file that takes its place)."""
+    for suffix in ("-wal", "-shm", "-journal", ""):
+        database.with_name(database.name + suffix).unlink(missing_ok=True)
+
+
 def _differences(source: Path, root: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The files a restore of ``source`` writes and removes (the append-only records aside)."""
-    wanted = {rel for rel in canonical_files(source) if not _kept(rel)}
-    present = {rel for rel in canonical_files(root) if not _kept(rel)}
+    wanted = {rel for rel in canonical_files(source) if not kept_on_restore(rel)}
+    present = {rel for rel in canonical_files(root) if not kept_on_restore(rel)}
     written = tuple(
         sorted(
             rel
@@ -264,12 +312,12 @@ def _changed_since(workspace: Workspace, source: Path, before: Path) -> list[str
     present = {
         rel: file_digest(workspace.root / rel)
         for rel in canonical_files(workspace.root)
-        if not _kept(rel) and not _WRITE_TEMP.match(Path(rel).name)
+        if not kept_on_restore(rel) and not _WRITE_TEMP.match(Path(rel).name)
     }
     return sorted(
         rel
         for rel in {*present, *after, *earlier}
-        if not _kept(rel) and present.get(rel) not in (after.get(rel), earlier.get(rel))
+        if not kept_on_restore(rel) and present.get(rel) not in (after.get(rel), earlier.get(rel))
     )
 
 
@@ -307,29 +355,13 @@ def _write_pending(workspace: Workspace, pending: PendingRestore) -> None:
 
 
 def _in_ledger(ledger: Path, record_id: str) -> bool:
-    """Whether a line of the ledger has ``record_id`` (a line that does not parse is skipped:
-    only ours is looked for)."""
-    if not ledger.exists():
-        return False
-    for line in read_text(ledger).splitlines():
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, dict) and value.get("id") == record_id:
-            return True
-    return False
+    """Whether a line of the ledger has ``record_id`` (a line that is no step is skipped: only
+    ours is looked for)."""
+    return any(record.id == record_id for record in scan_ledger(ledger).records)
 
 
 def _cannot_finish(pending: PendingRestore) -> str:
     return (
         "its interrupted restore cannot be finished; "
         f"'memstrata snapshot restore {pending.safety_snapshot}' goes back to the state before it"
-    )
-
-
-def _kept(relative: str) -> bool:
-    return any(
-        relative == kept or (kept.endswith("/") and relative.startswith(kept))
-        for kept in KEPT_ON_RESTORE
     )

@@ -7,6 +7,16 @@ is copied consistently), plus ``manifest.json``, which names every canonical fil
 SHA-256. A snapshot is assembled in a hidden folder and renamed into place, so a killed snapshot
 never lists as one.
 
+A file counts as unchanged when its size, mtime, inode and inode change time (ctime) are what
+the previous manifest recorded: ``cp -p``, ``touch -r`` or ``rsync -a`` can set a changed file's
+mtime back, but not its ctime. ``memory/metrics.jsonl``, which hooks append to in place without
+the workspace lock, is copied every time: an append through another name could otherwise change
+every snapshot that shares it. A symbolic link counts as the file or folder it points to, as
+memstrata reads it (a ``MEMORY.md`` kept in a dotfiles repository); a restore writes back
+through it. A raw database SQLite finds damaged stops a snapshot taken by hand or before a
+garden run, naming the file and what to do; the safety snapshot of a restore keeps it byte for
+byte instead (its manifest says so), so the restore that mends it can still be undone.
+
 Restoring one is :mod:`memstrata.maintain.restore`.
 """
 
@@ -24,9 +34,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memstrata.clock import to_iso
-from memstrata.errors import InputError
+from memstrata.errors import InputError, RawStoreDamaged
 from memstrata.maintain.state import GardenPaths
-from memstrata.sqlite import read_only_uri
+from memstrata.sqlite import is_damage, read_only_uri
 from memstrata.workspace.atomic import write_json_atomic
 from memstrata.workspace.layout import Workspace
 from memstrata.workspace.textfile import read_text
@@ -37,8 +47,15 @@ if TYPE_CHECKING:
 CANONICAL = ("memstrata.toml", "MEMORY.md", "prompt", "memory")
 RAW = "raw/sessions.db"
 MANIFEST = "manifest.json"
-#: what every manifest holds, and of which type; newer ones add ``contents`` (path → SHA-256)
-#: and ``raw_bytes``
+#: append-only records: a restore keeps them (and adds to them), so it neither writes them nor
+#: checks a snapshot's copies of them
+KEPT_ON_RESTORE = ("memory/ledger.jsonl", "memory/reports/", "memory/metrics.jsonl")
+#: appended to in place by hooks that hold no lock (and so cannot first break a hard link, as
+#: :func:`~memstrata.workspace.atomic.append_line` does): each snapshot has its own copy
+NEVER_SHARED = ("memory/metrics.jsonl",)
+#: what every manifest holds, and of which type; newer ones add ``contents`` (path → SHA-256),
+#: ``stamps`` (path → size, mtime, ctime, inode), ``raw_bytes``, and for a raw database kept
+#: damaged ``raw_damaged`` (why) and ``raw_sha256``
 _MANIFEST_FIELDS: dict[str, type] = {
     "id": str,
     "time": str,
@@ -64,17 +81,41 @@ class SnapshotInfo:
 
 
 def canonical_files(root: Path) -> Iterator[str]:
-    """Relative paths of every canonical file under ``root`` (the raw database aside)."""
+    """Relative paths of every canonical file under ``root`` (the raw database aside).
+
+    A symbolic link counts as the file or folder it points to, as memstrata reads it; a link
+    to nothing is no file, and a linked folder is left out where following it would walk in a
+    circle or into the workspace itself (a link to a folder above, or to ``.memstrata/``).
+    """
+    top = Path(os.path.realpath(root))
     for name in CANONICAL:
         path = root / name
         if path.is_file():
             yield name
         elif path.is_dir():
-            for folder, _dirs, files in os.walk(path):
+            reals: dict[str, Path] = {}
+            for folder, dirs, files in os.walk(path, followlinks=True):
+                real = reals[folder] = Path(os.path.realpath(folder))
+                if folder != str(path) and _walks_back(folder, real, reals, top):
+                    dirs.clear()
+                    continue
                 for file_name in files:
                     full = Path(folder) / file_name
-                    if full.is_file() and not full.is_symlink():
+                    if full.is_file():
                         yield full.relative_to(root).as_posix()
+
+
+def _walks_back(folder: str, real: Path, reals: dict[str, Path], top: Path) -> bool:
+    """Whether a folder reached through a link leads back: to a folder it lies in, to the
+    workspace or above it, or into its ``.memstrata/``."""
+    if top.is_relative_to(real) or real.is_relative_to(top / ".memstrata"):
+        return True
+    above = os.path.dirname(folder)
+    while above in reals:
+        if reals[above] == real:
+            return True
+        above = os.path.dirname(above)
+    return False
 
 
 def take_snapshot(memory: Memory, reason: str, now: datetime) -> SnapshotInfo:
@@ -88,9 +129,12 @@ def take_snapshot(memory: Memory, reason: str, now: datetime) -> SnapshotInfo:
         return take_snapshot_as_is(memory, reason, now)
 
 
-def take_snapshot_as_is(memory: Memory, reason: str, now: datetime) -> SnapshotInfo:
+def take_snapshot_as_is(
+    memory: Memory, reason: str, now: datetime, *, keep_damaged_raw: bool = False
+) -> SnapshotInfo:
     """:func:`take_snapshot` of the workspace as it is, an interrupted restore left unfinished
-    (a restore takes its safety snapshot so)."""
+    (a restore takes its safety snapshot so, with ``keep_damaged_raw``: a raw database SQLite
+    finds damaged is copied byte for byte, not refused)."""
     workspace = memory.workspace
     folder = GardenPaths(workspace).snapshots
     with memory.lock.held():
@@ -99,54 +143,114 @@ def take_snapshot_as_is(memory: Memory, reason: str, now: datetime) -> SnapshotI
             shutil.rmtree(leftover, ignore_errors=True)  # a killed snapshot, never listed
         snapshot_id = _unique_id(folder, "snap-" + to_iso(now).replace("-", "").replace(":", ""))
         partial = folder / f".{snapshot_id}.partial"
-        earlier = [info for info in list_snapshots(workspace) if not info.damaged]
-        previous = folder / earlier[-1].id if earlier else None
-        known = manifest_contents(previous) if previous is not None else {}
-        contents: dict[str, str] = {}
-        total = 0
-        for relative in canonical_files(workspace.root):
-            target = partial / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            linked = _place(workspace.root / relative, target, previous, relative)
-            total += target.stat().st_size
-            known_digest = known.get(relative) if linked else None
-            contents[relative] = known_digest or file_digest(target)
-        files, raw_bytes = len(contents), None
-        if workspace.raw_db.exists():
-            target = partial / RAW
-            target.parent.mkdir(parents=True, exist_ok=True)
-            backup_database(workspace.raw_db, target)
-            raw_bytes = target.stat().st_size
-            files += 1
-            total += raw_bytes
-        info = SnapshotInfo(
-            snapshot_id, to_iso(now), reason, files, total, workspace.relative(folder / snapshot_id)
-        )
-        write_json_atomic(partial / MANIFEST, _manifest(info, contents, raw_bytes))
+        try:
+            partial.mkdir()
+            info = _assemble(workspace, partial, snapshot_id, reason, now, keep_damaged_raw)
+        except BaseException:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
         os.rename(partial, folder / snapshot_id)
     return info
 
 
-def _place(source: Path, target: Path, previous: Path | None, relative: str) -> bool:
-    """Copy ``source``, or hard-link the previous snapshot's copy when the file is unchanged
-    (then say so: ``True``).
+def _assemble(
+    workspace: Workspace,
+    partial: Path,
+    snapshot_id: str,
+    reason: str,
+    now: datetime,
+    keep_damaged_raw: bool,
+) -> SnapshotInfo:
+    """Copy (or share) every file into ``partial`` and write its manifest.
 
-    Snapshot files are never written after they are made, so sharing them between snapshots
-    is safe; a file counts as unchanged when its size and mtime match the copy's (``copy2``
-    keeps the mtime), as rsync's ``--link-dest`` does.
+    A file changed in the same tick of the file system's clock as the snapshot began may change
+    again within that tick, after it was copied, and keep its size, mtime and ctime: its stamp
+    is not recorded, so the next snapshot copies it (git's "racily clean" files). The tick is
+    read off the file system itself: the time ``partial`` was made.
     """
-    info = source.stat()
-    if previous is not None:
-        earlier = previous / relative
-        try:
-            seen = earlier.stat()
-            if (seen.st_size, seen.st_mtime_ns) == (info.st_size, info.st_mtime_ns):
-                os.link(earlier, target)
-                return True
-        except OSError:
-            pass  # not there, or no hard links on this file system: copy
-    shutil.copy2(source, target)
-    return False
+    settled_before = partial.stat().st_mtime_ns
+    earlier = [info for info in list_snapshots(workspace) if not info.damaged]
+    previous = GardenPaths(workspace).snapshots / earlier[-1].id if earlier else None
+    known = manifest_contents(previous) if previous is not None else {}
+    known_stamps = _manifest_stamps(previous) if previous is not None else {}
+    contents: dict[str, str] = {}
+    stamps: dict[str, list[int]] = {}
+    total = 0
+    for relative in canonical_files(workspace.root):
+        source, target = workspace.root / relative, partial / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        stamp = _stamp(source)
+        shared = (
+            previous is not None
+            and relative not in NEVER_SHARED
+            and relative in known
+            and known_stamps.get(relative) == stamp
+            and _link(previous / relative, target)
+        )
+        if not shared:
+            shutil.copy2(source, target)
+        contents[relative] = known[relative] if shared else file_digest(target)
+        if stamp[2] < settled_before:
+            stamps[relative] = stamp
+        total += target.stat().st_size
+    files = len(contents)
+    raw: dict[str, object] = {}
+    if workspace.raw_db.exists():
+        target = partial / RAW
+        target.parent.mkdir(parents=True, exist_ok=True)
+        damage = _copy_raw(workspace.raw_db, target, keep_damaged_raw)
+        raw["raw_bytes"] = target.stat().st_size
+        if damage:
+            raw.update(raw_damaged=damage, raw_sha256=file_digest(target))
+            reason += f" ({RAW} kept byte for byte: {damage})"
+        files += 1
+        total += target.stat().st_size
+    info = SnapshotInfo(
+        snapshot_id,
+        to_iso(now),
+        reason,
+        files,
+        total,
+        workspace.relative(GardenPaths(workspace).snapshots / snapshot_id),
+    )
+    manifest: dict[str, object] = {name: getattr(info, name) for name in _MANIFEST_FIELDS}
+    manifest.update(contents=dict(sorted(contents.items())), stamps=dict(sorted(stamps.items())))
+    write_json_atomic(partial / MANIFEST, {**manifest, **raw})
+    return info
+
+
+def _stamp(path: Path) -> list[int]:
+    """Size, mtime, ctime and inode of the file ``path`` names (links followed): whatever
+    writes it changes one of them, the ctime even when the mtime is set back."""
+    info = path.stat()
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+
+def _link(earlier: Path, target: Path) -> bool:
+    """Share the previous snapshot's copy (snapshot files are never written after they are
+    made); ``False`` when it is gone or the file system has no hard links."""
+    try:
+        os.link(earlier, target)
+    except OSError:
+        return False
+    return True
+
+
+def _copy_raw(source: Path, target: Path, keep_damaged: bool) -> str:
+    """Back the raw database up into ``target``; when SQLite finds it damaged, copy its bytes as
+    they are and return why (``keep_damaged``) or raise :class:`RawStoreDamaged`."""
+    try:
+        backup_database(source, target)
+        return ""
+    except sqlite3.DatabaseError as error:
+        if not is_damage(error):
+            raise
+        problem = f"not a usable SQLite database ({error})"
+    target.unlink(missing_ok=True)
+    if not keep_damaged:
+        raise RawStoreDamaged(source, f"{problem}, so no snapshot can be taken")
+    shutil.copyfile(source, target)
+    return problem
 
 
 def list_snapshots(workspace: Workspace) -> list[SnapshotInfo]:
@@ -178,9 +282,10 @@ def _read_manifest(path: Path) -> tuple[dict[str, object], str]:
         return {}, f"{MANIFEST}: {error}"
     if not isinstance(data, dict):
         return {}, f"{MANIFEST}: not a JSON object"
-    for name, kind in {**_MANIFEST_FIELDS, "raw_bytes": int}.items():
+    optional = {"raw_bytes": int, "raw_damaged": str, "raw_sha256": str}
+    for name, kind in {**_MANIFEST_FIELDS, **optional}.items():
         value = data.get(name)
-        if name == "raw_bytes" and value is None:
+        if name in optional and value is None:
             continue
         if not isinstance(value, kind) or isinstance(value, bool):
             return {}, f"{MANIFEST}: {name!r} is missing or not a {kind.__name__}"
@@ -199,6 +304,36 @@ def manifest_contents(snapshot: Path) -> dict[str, str]:
     return dict(contents) if isinstance(contents, dict) else {}
 
 
+def _manifest_stamps(snapshot: Path) -> dict[str, list[int]]:
+    """The file stamps a manifest records (none when it records none, or none it can use:
+    then every file is copied anew)."""
+    data, problem = _read_manifest(snapshot / MANIFEST)
+    stamps = data.get("stamps") if not problem else None
+    if not isinstance(stamps, dict):
+        return {}
+    return {
+        relative: stamp
+        for relative, stamp in stamps.items()
+        if isinstance(stamp, list) and len(stamp) == 4 and all(type(n) is int for n in stamp)
+    }
+
+
+def raw_damage(snapshot: Path) -> str:
+    """Why the snapshot's raw database was kept damaged (copied byte for byte), or empty."""
+    data, problem = _read_manifest(snapshot / MANIFEST)
+    damage = data.get("raw_damaged") if not problem else None
+    return damage if isinstance(damage, str) else ""
+
+
+def kept_on_restore(relative: str) -> bool:
+    """Whether a restore keeps the workspace's file at ``relative`` (see
+    :data:`KEPT_ON_RESTORE`)."""
+    return any(
+        relative == kept or (kept.endswith("/") and relative.startswith(kept))
+        for kept in KEPT_ON_RESTORE
+    )
+
+
 def is_snapshot(folder: Path, snapshot_id: str) -> bool:
     return (
         not snapshot_id.startswith(".")
@@ -209,14 +344,16 @@ def is_snapshot(folder: Path, snapshot_id: str) -> bool:
 
 def verify_snapshot(source: Path, snapshot_id: str, outcome: str = "nothing was restored") -> None:
     """Refuse a snapshot that is not what was taken: a damaged manifest, or files that differ
-    from the digests it records (a snapshot from before digests is taken as it is)."""
+    from the digests it records (a snapshot from before digests is taken as it is). The records
+    a restore keeps (:data:`KEPT_ON_RESTORE`) are not restored, so not checked either."""
     data, problem = _read_manifest(source / MANIFEST)
     if problem:
         raise InputError(f"snapshot {snapshot_id} is damaged ({problem}); {outcome}")
     recorded = data.get("contents")
     if not isinstance(recorded, dict):
         return
-    present = set(canonical_files(source))
+    recorded = {rel: digest for rel, digest in recorded.items() if not kept_on_restore(rel)}
+    present = {rel for rel in canonical_files(source) if not kept_on_restore(rel)}
     wrong = [f"{rel} is missing" for rel in sorted(set(recorded) - present)]
     wrong += [f"{rel} was not in it" for rel in sorted(present - set(recorded))]
     wrong += [
@@ -230,7 +367,7 @@ def verify_snapshot(source: Path, snapshot_id: str, outcome: str = "nothing was 
         wrong.append(f"{RAW} was not in it")
     elif raw_bytes is not None and not raw.is_file():
         wrong.append(f"{RAW} is missing")
-    elif raw_bytes is not None and (raw.stat().st_size != raw_bytes or not _sound(raw)):
+    elif raw_bytes is not None and (raw.stat().st_size != raw_bytes or not _as_taken(raw, data)):
         wrong.append(f"{RAW} differs")
     if wrong:
         shown = "; ".join(wrong[:5]) + (f"; and {len(wrong) - 5} more" if len(wrong) > 5 else "")
@@ -240,8 +377,17 @@ def verify_snapshot(source: Path, snapshot_id: str, outcome: str = "nothing was 
         )
 
 
-def _sound(database: Path) -> bool:
-    """Whether SQLite finds ``database`` well-formed (so restoring it cannot fail halfway)."""
+def _as_taken(raw: Path, manifest: dict[str, object]) -> bool:
+    """Whether a snapshot's raw database is as it was taken: sound, or, when it was kept
+    damaged, byte for byte the copy its manifest records."""
+    if manifest.get("raw_damaged"):
+        return file_digest(raw) == manifest.get("raw_sha256")
+    return is_sound_file(raw)
+
+
+def is_sound_file(database: Path) -> bool:
+    """Whether SQLite finds the file ``database`` well-formed (so restoring it cannot fail
+    halfway)."""
     try:
         connection = sqlite3.connect(read_only_uri(database, immutable=True), uri=True)
         try:
@@ -270,16 +416,6 @@ def backup_database(source: Path, target: Path, *, frozen: bool = False) -> None
             dst.close()
     finally:
         src.close()
-
-
-def _manifest(
-    info: SnapshotInfo, contents: dict[str, str], raw_bytes: int | None
-) -> dict[str, object]:
-    manifest: dict[str, object] = {name: getattr(info, name) for name in _MANIFEST_FIELDS}
-    manifest["contents"] = dict(sorted(contents.items()))
-    if raw_bytes is not None:
-        manifest["raw_bytes"] = raw_bytes
-    return manifest
 
 
 def _unique_id(folder: Path, stem: str) -> str:

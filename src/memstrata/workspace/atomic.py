@@ -83,6 +83,8 @@ def update_shared_file(path: Path, change: Callable[[bytes | None], tuple[bytes,
     (same inode, read bytes unchanged); bytes appended to it meanwhile are copied to the end of
     the new file. A missing file is created without replacing one made meanwhile. Whenever the
     file changed otherwise since it was read, it is read again and ``change`` called again.
+    A file with other names (hard links: a snapshot's copy) is never appended to in place, which
+    would change it under every name: it is replaced.
 
     Left open: a writer that opened the file before the rename and writes into it only after
     it has stayed still for a few milliseconds (or keeps it open, as a log tail does) still
@@ -102,7 +104,7 @@ def update_shared_file(path: Path, change: Callable[[bytes | None], tuple[bytes,
         try:
             old = _read_range(fd, 0)
             data, result = change(old)
-            if _only_adds_lines(old, data):
+            if _only_adds_lines(old, data) and not _has_other_names(fd):
                 written = _append_if_unchanged(path, fd, len(old), data[len(old) :])
             else:
                 written = _replace_keeping_appends(path, fd, old, data)
@@ -148,6 +150,10 @@ def append_line(path: Path, line: str) -> None:
     torn line is one that is not valid UTF-8, holds the zero bytes a crash can leave, or, in a
     file of JSON lines (the line appended is JSON), does not parse. Other formats (such as
     ``.promoted``) keep a line of text, as their readers skip one they cannot use.
+
+    A file with other names (hard links: a snapshot's copy, when a snapshot is opened as a
+    workspace through the library) is not changed in place, which would change it under every
+    name: the file is replaced by one holding the new line, and the other names keep the old.
     """
     payload = (line.rstrip("\n") + "\n").encode("utf-8")
     try:
@@ -157,19 +163,25 @@ def append_line(path: Path, line: str) -> None:
         _raise_if_refused(error, path)
         raise
     try:
-        size = os.fstat(fd).st_size
+        size = keep = os.fstat(fd).st_size
         if size:
             end = _end_of_last_full_line(fd, size)
             if end != size:
                 if _is_whole_line(os.pread(fd, size - end, end), like=line):
                     payload = b"\n" + payload
                 else:
-                    os.ftruncate(fd, end)
-                    size = end
-        os.pwrite(fd, payload, size)
-        os.fsync(fd)
+                    keep = end
+        if _has_other_names(fd):
+            whole = _read_range(fd, 0, keep) + payload
+        else:
+            if keep != size:
+                os.ftruncate(fd, keep)
+            os.pwrite(fd, payload, keep)
+            os.fsync(fd)
+            return
     finally:
         os.close(fd)
+    write_atomic(path, whole)
 
 
 def fsync_dir(folder: Path) -> None:
@@ -312,6 +324,11 @@ def _only_adds_lines(old: bytes, new: bytes) -> bool:
     """Whether ``new`` is ``old`` with whole lines added at its end."""
     at_line_start = not old or old.endswith(b"\n")
     return at_line_start and len(new) > len(old) and new.startswith(old) and new.endswith(b"\n")
+
+
+def _has_other_names(fd: int) -> bool:
+    """Whether the file open as ``fd`` has hard links besides the name it was opened by."""
+    return os.fstat(fd).st_nlink > 1
 
 
 def _is_same_path(path: Path, fd: int) -> bool:

@@ -202,7 +202,13 @@ def _refuse_nesting(root: Path) -> None:
 
 
 def find_workspace(explicit: Path | None = None, start: Path | None = None) -> Workspace:
-    """Find the workspace: ``explicit``, else ``$MEMSTRATA_WORKSPACE``, else walk up."""
+    """Find the workspace: ``explicit``, else ``$MEMSTRATA_WORKSPACE``, else walk up.
+
+    A folder inside a workspace's ``.memstrata/`` is never one, though a snapshot there holds a
+    ``memstrata.toml``: it is refused, naming the workspace it belongs to. Writing into a
+    snapshot would change what its manifest vouches for, and reading from it would answer from
+    the past unannounced.
+    """
     if explicit is not None:
         return _require_workspace(explicit, "--workspace")
     configured = os.environ.get(ENV_VAR)
@@ -211,9 +217,41 @@ def find_workspace(explicit: Path | None = None, start: Path | None = None) -> W
     here = resolved(start or Path.cwd(), "the current folder")
     for folder in (here, *here.parents):
         if (folder / CONFIG_NAME).is_file():
+            _refuse_derived(folder, "")
             return Workspace(folder)
     raise WorkspaceNotFound(
         f"no {CONFIG_NAME} in {here} or any parent; run 'memstrata init' or pass --workspace"
+    )
+
+
+#: the folder of a workspace that holds its derived data and snapshots (``Workspace.state_dir``)
+_STATE_FOLDER = ".memstrata"
+
+
+def _refuse_derived(folder: Path, origin: str) -> None:
+    """Refuse ``folder`` (which holds a ``memstrata.toml``) when it lies inside the
+    ``.memstrata/`` folder of a workspace: a snapshot, or a copy put there by hand."""
+    owner = next(
+        (
+            step.parent
+            for step in (folder, *folder.parents)
+            if step.name == _STATE_FOLDER and (step.parent / CONFIG_NAME).is_file()
+        ),
+        None,
+    )
+    if owner is None:
+        return
+    parts = folder.relative_to(owner / _STATE_FOLDER).parts
+    where = f" (from {origin})" if origin else ""
+    if len(parts) >= 2 and parts[0] == "snapshots":
+        raise WorkspaceNotFound(
+            f"snapshot {parts[1]} of the workspace at {owner}, not a workspace of its own{where}: "
+            f"run memstrata there, or with --workspace {owner} "
+            f"('memstrata snapshot restore {parts[1]}' brings its state back)"
+        )
+    raise WorkspaceNotFound(
+        f"{folder}: inside the {_STATE_FOLDER}/ folder (derived data) of the workspace at "
+        f"{owner}, not a workspace{where}: run memstrata there, or with --workspace {owner}"
     )
 
 
@@ -229,9 +267,11 @@ def resolved(path: Path, what: str) -> Path:
 def _require_workspace(path: Path, origin: str) -> Workspace:
     root = resolved(path, f"from {origin}")
     if (root / CONFIG_NAME).is_file():
+        _refuse_derived(root, origin)
         return Workspace(root)
     inside = next((f for f in root.parents if (f / CONFIG_NAME).is_file()), None)
     if inside is not None:  # a file or folder of a workspace: name the workspace, not a new one
+        _refuse_derived(inside, origin)
         raise WorkspaceNotFound(
             f"{root}: not a memstrata workspace but inside one (from {origin}); "
             f"use --workspace {inside}"
