@@ -208,6 +208,49 @@ def test_a_host_named_with_a_digit_is_a_subject_that_updates_supersede(mem: Memo
     assert isinstance(mem.remember(f"{host} now runs Ubuntu 22.04"), Superseded)
 
 
+@pytest.mark.parametrize("name", ["R2D2", "C3PO", "K8s", "A1B2", "Server2", "db1", "Robo"])
+def test_a_name_with_digits_in_it_is_a_subject_whose_new_value_supersedes(
+    mem: Memory, clock: Clock, name: str
+):
+    # "drinks" is what is said of R2D2, as of Robo: coffee is a new value, not a new verb
+    old = mem.remember(f"{name} drinks tea now")
+    clock.advance()
+
+    verdict = mem.remember(f"{name} drinks coffee now")
+
+    assert isinstance(verdict, Superseded) and verdict.old_id == old.topic_id
+    assert verdict.reason.endswith(": same subject and attribute, new value (tea → coffee)")
+
+
+def test_a_new_value_said_after_no_longer_is_kept_beside_it_as_both_hold(mem: Memory, clock: Clock):
+    mem.remember("Bea drinks tea")
+    clock.advance()
+    stopped = mem.remember("Bea no longer drinks tea")
+    clock.advance()
+
+    coffee = mem.remember("Bea now drinks coffee")
+
+    # she stopped drinking tea and drinks coffee now: the one does not undo the other
+    assert isinstance(stopped, Superseded) and isinstance(coffee, Admitted)
+    live = {topic.summary.strip() for topic in mem.list_topics() if topic.meta.state == "active"}
+    assert live == {"Bea no longer drinks tea", "Bea now drinks coffee"}
+
+
+def test_a_new_value_supersedes_what_it_replaces_and_quotes_it_as_written(
+    mem: Memory, clock: Clock
+):
+    old = mem.remember("Ann drinks a flat white with oat milk every morning.")
+    clock.advance()
+
+    verdict = mem.remember("Ann drinks espresso now", dry_run=True)
+
+    assert isinstance(verdict, Superseded) and verdict.old_id == old.topic_id
+    assert verdict.reason == (
+        f"supersedes {old.topic_id}: same statement, "
+        "another value (flat white with oat milk every morning → espresso)"
+    )
+
+
 def test_an_update_given_the_same_time_as_the_stored_fact_conflicts(mem: Memory):
     when = "2025-11-20T00:00:00Z"
     mem.remember("Ann lives in Berlin", observed=when)

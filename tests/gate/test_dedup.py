@@ -82,12 +82,84 @@ def test_a_new_value_or_a_marked_change_of_polarity_is_an_update(candidate, stor
             "Li Na works in the Shanghai office",
             "another name: Shanghai → Beijing",
         ),
-        ("The API now handles 450 rps", "The API handles requests", "a number added: 450"),
+        ("The API now handles 450 requests", "The API handles requests", "a number added: 450"),
     ],
 )
 def test_an_update_names_the_detail_that_changed_before_one_only_added(candidate, stored, reason):
     relation = relate(candidate, stored)
     assert relation.kind == "update" and relation.reason == f"same statement, {reason}"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        # the drink changed; "every morning" is part of what the old statement said there
+        (
+            "Ann drinks espresso now",
+            "Ann drinks a flat white with oat milk every morning.",
+            "another value (flat white with oat milk every morning → espresso)",
+        ),
+        (
+            "Ann now drinks cortado on Mondays",
+            "Ann drinks a flat white",
+            "another value (flat white → cortado on Mondays)",
+        ),
+        # "rps" is read as a word, not as the unit of 450: "requests" is what it replaced
+        (
+            "The API now handles 450 rps",
+            "The API handles requests",
+            "another value (requests → 450 rps)",
+        ),
+    ],
+)
+def test_an_update_whose_words_changed_quotes_them_not_only_a_detail_one_side_holds(
+    candidate, stored, reason
+):
+    relation = relate(candidate, stored)
+
+    assert relation.kind == "update" and relation.reason == f"same statement, {reason}"
+
+
+def test_a_verb_of_change_is_not_quoted_as_the_value_it_brings():
+    # "switched" says that the editor changed, not which one it is now
+    relation = relate("Carlos switched from Vim to Helix", "Carlos uses Vim")
+
+    assert relation.kind == "update"
+    assert "Helix" in relation.reason and "switched" not in relation.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "reason"),
+    [
+        ("Bea now drinks coffee", "Bea no longer drinks tea", "tea / coffee"),
+        ("Bea no longer drinks tea", "Bea drinks coffee", "coffee / tea"),
+        ("Ann now works on Mondays", "Ann no longer works on Fridays", "Fridays / Mondays"),
+    ],
+)
+def test_a_change_of_polarity_over_time_said_of_something_else_replaces_nothing(
+    candidate, stored, reason
+):
+    # she stopped drinking tea, and drinks coffee now: both hold, neither is undone
+    relation = relate(candidate, stored)
+
+    assert relation.kind == "unrelated"
+    assert relation.reason == f"the opposite said of something else ({reason})"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Bea now drinks tea again", "Bea no longer drinks tea"),
+        # what is said beside the denial ("Priya took over") is not what is denied
+        ("Omar no longer leads billing; Priya took over in June.", "Omar leads the billing team."),
+        ("Sam no longer drinks coffee; Sam switched to tea.", "Sam drinks coffee every morning."),
+        ("Ann no longer leads payments, but reviews its code", "Ann leads the payments team"),
+    ],
+)
+def test_a_change_of_polarity_over_time_of_what_the_other_says_is_an_update(candidate, stored):
+    relation = relate(candidate, stored)
+
+    assert relation.kind == "update" and relation.reason == "the polarity changed over time"
 
 
 @pytest.mark.parametrize(

@@ -36,6 +36,25 @@ def test_a_code_written_before_the_subject_names_another_one(candidate, stored):
     assert relation.kind == "unrelated" and relation.reason.startswith("about another one")
 
 
+@pytest.mark.parametrize("name", ["R2D2", "C3PO", "A1B2", "Server2", "db1", "node1", "web-01"])
+def test_a_code_opening_a_statement_is_its_subject_and_the_verb_after_it_what_is_said(name):
+    # "R2D2 drinks …" reads as "Robo drinks …": "drinks" is what is said of it, the drink its value
+    relation = relate(f"{name} drinks coffee now", f"{name} drinks tea now")
+
+    assert relation.kind == "update"
+    assert relation.reason == "same subject and attribute, new value (tea → coffee)"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [("C3PO drinks tea", "R2D2 drinks tea"), ("db2 runs nginx", "db1 runs nginx")],
+)
+def test_the_same_said_of_another_code_is_about_another_one(candidate, stored):
+    relation = relate(candidate, stored)
+
+    assert relation.kind == "unrelated" and relation.reason.startswith("about another one")
+
+
 @pytest.mark.parametrize(
     ("candidate", "stored"),
     [

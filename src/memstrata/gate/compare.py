@@ -84,11 +84,18 @@ def scattered(features: Features, own: frozenset[str]) -> bool:
     return places > 1
 
 
-def spelled(features: Features, words: frozenset[str] | set[str], most: int = 3) -> str:
+def spelled(
+    features: Features,
+    words: frozenset[str] | set[str],
+    most: int = 3,
+    details: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset(),
+) -> str:
     """``words`` of ``features`` as a person wrote them, in the order written, for a reason:
     "flat white" rather than the folded "flat, whit"; Chinese characters joined into the
-    phrases they stand in ("后端, 程师" rather than "后, 端, 师, 程")."""
-    shown = quoted(features, {("word", word) for word in words})
+    phrases they stand in ("后端, 程师" rather than "后, 端, 师, 程"). ``details`` (``("date",
+    "morning")`` …) are quoted with them, in one phrase where written so: "flat white with
+    oat milk every morning"."""
+    shown = quoted(features, {("word", word) for word in words} | set(details))
     for run in features.han:
         piece = ""
         for ch in run + "\0":
@@ -97,7 +104,7 @@ def spelled(features: Features, words: frozenset[str] | set[str], most: int = 3)
             elif piece:
                 shown.append(piece)
                 piece = ""
-    return _joined(shown or sorted(words), most)
+    return _joined(shown or sorted(words | {value for _, value in details}), most)
 
 
 def _joined(shown: list[str], most: int = 3) -> str:
@@ -168,13 +175,22 @@ def says_more(a: Features, b: Features) -> bool:
     return bool(own_words(a, b)) or _extra_details(a, b)
 
 
-def changed_detail(new: Features, old: Features) -> str:
+def changed_detail(
+    new: Features,
+    old: Features,
+    own_new: frozenset[str] = frozenset(),
+    own_old: frozenset[str] = frozenset(),
+) -> str:
     """Say which detail changed from ``old`` to ``new``, for a verdict's reason.
 
     A detail both sides hold with different values is the change ("another name: shanghai →
     beijing"); one held by a single side is only an addition or an omission, so it is named
     after any real change: "moved to Beijing in October 2026" against "works in Shanghai"
-    changed a name, not "a number".
+    changed a name, not "a number". Words of their own on both sides (``own_new``,
+    ``own_old``) are such a change too, and a detail one side alone holds is part of what it
+    says there: "Ann drinks espresso now" against "Ann drinks a flat white with oat milk every
+    morning" puts "espresso" for "flat white with oat milk every morning"; it does not only
+    leave out a "morning".
     """
     sides = (
         ("date", new.dates - old.dates, old.dates - new.dates),
@@ -188,6 +204,11 @@ def changed_detail(new: Features, old: Features) -> str:
         before = {(kind, value) for kind, _, dropped in changed for value in dropped}
         after = {(kind, value) for kind, added, _ in changed for value in added}
         return f"another {changed[0][0]}: {_shown(old, before)} → {_shown(new, after)}"
+    if own_new and own_old:
+        before = {(kind, value) for kind, _, dropped in sides for value in dropped}
+        after = {(kind, value) for kind, added, _ in sides for value in added}
+        shown_old = spelled(old, own_old, details=before)
+        return f"another value ({shown_old} → {spelled(new, own_new, details=after)})"
     for kind, added, dropped in sides:
         if added:
             return f"a {kind} added: {_shown(new, {(kind, value) for value in added})}"

@@ -8,7 +8,10 @@ compared by character, so word order is free):
 - **contradiction**: the polarity differs — a negation or an antonym ("is vegetarian" / "is not
   vegetarian", "likes" / "hates", "available" / "unavailable") — in the same statement, with no
   marker of a change over time. With a marker ("no longer", "stopped", "不再") it is an
-  **update**.
+  **update**. Said of something else, it is neither: each side has words of its own (on the
+  side that says no, in the clauses that say it: "Dana no longer leads payments; Luis took
+  over") or days or numbers none of which the other holds, and both hold ("Bea no longer
+  drinks tea" / "Bea now drinks coffee", "does not work on Fridays" / "works on Mondays").
 - **update**: a number, date or name differs in otherwise the same statement about the same
   subject ("meeting at 3pm" / "at 4pm"; words overlapping ≥ 0.5, or ≥ 0.25 when the candidate
   marks a change: "switched from Vim to Helix") in one place: two statements that differ in two
@@ -48,6 +51,7 @@ compared by character, so word order is free):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
@@ -61,6 +65,7 @@ from memstrata.gate.compare import (
     own_words,
     predicate_of,
     quoted,
+    said_negated,
     scattered,
     shown_as_written,
     spelled,
@@ -93,6 +98,12 @@ SEMANTIC_MIN_OVERLAP = 0.5
 SAME_STATEMENT_OVERLAP = 0.5
 UPDATE_MIN_OVERLAP = 0.25
 _NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
+_CHANGING = lexicon.CHANGE_VERBS | lexicon.CHANGED_VERBS
+#: where one clause of a statement ends and another begins: "Dana no longer leads payments*;*
+#: Luis took over", "… no longer leads payments *but* still reviews its code" (not a comma or
+#: "and", which may close or go on with a condition the rest depends on: "If the build fails
+#: and the cache is cold, Slack notifies Marco")
+_CLAUSE_BREAK = re.compile(r";|\s[—–-]\s|\bbut\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,12 +167,15 @@ def relate(
     if difference == "negation":
         if not same_subject or _paired_overlap(a, b, own_a, own_b) < SAME_STATEMENT_OVERLAP:
             return found("unrelated", "different statements")
+        denied_a, denied_b = _denied_own(a, b, own_a, own_b)
+        if _other_objects(denied_a, denied_b) or _other_details(a, b):
+            # "Ann likes biking" / "Ann does not like cortado", "works on Mondays" / "does not
+            # work on Fridays": said of different things. A change marked does not make them
+            # one: "Bea no longer drinks tea" still holds when "Bea now drinks coffee"
+            shown = _said_apart(a, b, denied_a, denied_b)
+            return found("unrelated", f"the opposite said of something else ({shown})")
         if a.change_marked or b.change_marked:
             return found("update", "the polarity changed over time")
-        if _other_objects(own_a, own_b) or _other_details(a, b):
-            # "Ann likes biking" / "Ann does not like cortado", "works on Mondays" / "does not
-            # work on Fridays": said of different things
-            return found("unrelated", "the opposite said of something else")
         return found("contradiction", "one says the opposite of the other")
     if difference == "relative":
         others = ", ".join(sorted(a.relatives ^ b.relatives))
@@ -196,7 +210,11 @@ def relate(
             if qualified is not None and qualified.opposite:
                 # "up again" / "down since Tuesday": the state changed, not the day
                 return found("update", f"same statement, another qualifier ({qualified})")
-            detail = changed_detail(a, b)
+            # a verb of change put for the other's verb ("switched from Vim to Helix" / "uses
+            # Vim") says that the value changed, not what it is
+            said = _predicates(a, b, implied, subject)
+            verbs = set(said) if said[0] in _CHANGING else set()
+            detail = changed_detail(a, b, own_a - verbs, own_b - verbs)
             if put_for_word and detail.startswith(("a name ", "a number ")):
                 # "a name left out: Slack" would hide what took its place
                 detail = f"another value ({_put(b, a, own_b)} → {_put(a, b, own_a)})"
@@ -237,12 +255,7 @@ def relate(
         return found("unrelated", f"about another one ({other})")
     shared = len(a.words & b.words) + bool(implied)
     if same_subject and overlap >= UPDATE_MIN_OVERLAP and shared >= 2:
-        about = subject_words(subject)
-        if implied and not about:
-            # "I prefer tabs": the pronoun is the subject and the verb what is said of it
-            said_a, said_b = a.sequence[0][0], b.sequence[0][0]
-        else:
-            said_a, said_b = predicate_of(a, about), predicate_of(b, about)
+        said_a, said_b = _predicates(a, b, implied, subject)
         if said_a and said_b and said_a not in b.words and said_b not in a.words:
             # "Sara *works* in Berlin" / "Sara *lives* in Berlin": another thing said of the
             # subject, which both can be true; a new value follows a shared predicate
@@ -262,6 +275,15 @@ def relate(
             return found("unrelated", f"said of another one ({_listed(places)})")
         return found("update", f"same subject and attribute, new value ({changed})")
     return found("unrelated", "different statements")
+
+
+def _predicates(a: Features, b: Features, implied: str, subject: str) -> tuple[str, str]:
+    """What ``a`` and ``b`` say of their subject (see :func:`predicate_of`): with a pronoun
+    for the subject ("I prefer tabs"), the first word."""
+    about = subject_words(subject)
+    if implied and not about:
+        return a.sequence[0][0], b.sequence[0][0]
+    return predicate_of(a, about), predicate_of(b, about)
 
 
 def _told_apart(
@@ -456,6 +478,41 @@ def _other_objects(own_a: frozenset[str], own_b: frozenset[str]) -> bool:
     words ("unblocked" / "blocked")."""
     paired = {word for pair in _prefixed_pairs(own_a, own_b) for word in pair}
     return bool(own_a - paired) and bool(own_b - paired)
+
+
+def _denied_own(
+    a: Features, b: Features, own_a: frozenset[str], own_b: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The own words of ``a`` and ``b`` that a negation is weighed on: on the side that says
+    no, only those of the clauses that say it. "Dana no longer leads payments; Luis took over"
+    denies what "Dana leads the payments team" says: Luis is said beside the denial, not
+    denied. A negating prefix ("unblocked" / "blocked") says no in no clause of its own."""
+    if said_negated(a) == said_negated(b):
+        return own_a, own_b
+    if said_negated(a):
+        return own_a & _denied_words(a), own_b
+    return own_a, own_b & _denied_words(b)
+
+
+def _denied_words(features: Features) -> frozenset[str]:
+    """The content words of the clauses of ``features`` that say no on their own, or all its
+    words when none does (or it is Chinese, whose clauses run on with commas)."""
+    if features.cjk:
+        return features.words
+    clauses = [features_of(part) for part in _CLAUSE_BREAK.split(features.text) if part.strip()]
+    denied = [clause.words for clause in clauses if clause.negated]
+    return frozenset().union(*denied) if denied else features.words
+
+
+def _said_apart(a: Features, b: Features, own_a: frozenset[str], own_b: frozenset[str]) -> str:
+    """What ``b`` and ``a`` each say of their own where one says the opposite, as written:
+    "tea / coffee", or the days or numbers when those are what differs ("Fridays /
+    Mondays")."""
+    if _other_objects(own_a, own_b):
+        return f"{spelled(b, own_b)} / {spelled(a, own_a)}"
+    kind = "date" if a.dates and b.dates and a.dates.isdisjoint(b.dates) else "number"
+    ours, theirs = (a.dates, b.dates) if kind == "date" else (a.numbers, b.numbers)
+    return f"{shown_as_written(b, kind, theirs)} / {shown_as_written(a, kind, ours)}"
 
 
 def _other_details(a: Features, b: Features) -> bool:

@@ -542,13 +542,17 @@ def _read_word(
         return
     if any(ch.isdigit() for ch in folded):
         state.add_code(folded)  # versions and codes: v2, p99, s3, ec2
-        if is_code(folded) and token[:1].isupper():
+        if is_code(folded) and (token[:1].isupper() or opening):
             # a capitalised code names a host, a model, a robot ("Server2 runs …", "R2D2
-            # drinks …"): a name, and the subject when it comes first, as "Ann" would be
+            # drinks …"), and so does one opening the statement ("db1 runs …"): a name, the
+            # subject when it comes first, and a word in order as "Ann" is, so that what is
+            # said of it is read after it ("drinks", not the "tea" after that)
             state.add_name(folded)
             state.add_word(folded)
+            state.sequence.append((folded, True))  # placed already, as a code
+            state.role = ""  # a name counts nothing: "R2D2 drinks" is no "2 cats"
         elif is_code(folded):
-            state.take_subject(folded)  # "db1 runs …"
+            state.take_subject(folded)  # "The db1 server runs …"
         return
     date = lexicon.DATES.get(folded) or (
         lexicon.DATES.get(folded[:-1]) if folded.endswith("s") else None
