@@ -7,6 +7,7 @@ import pytest
 
 from memstrata import Memory
 from memstrata.errors import InputError
+from memstrata.raw.importers import default_agent
 
 
 def _write_chat(path: Path) -> Path:
@@ -126,7 +127,7 @@ def test_a_subagent_metadata_file_is_read_with_its_transcript_not_reported_unkno
 
     assert (report.files, report.unknown_files) == (1, [])
     [session] = memory.raw.sessions()
-    assert session.agent == "claude-code:default:Explore"
+    assert session.agent == default_agent("claude-code").replace(":main", ":Explore")
 
 
 def test_a_device_named_directly_is_refused_with_what_to_do(memory: Memory):
