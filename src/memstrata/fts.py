@@ -50,18 +50,20 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from memstrata.lazy_pattern import LazyPattern
+
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 
 # Han ideographs, CJK punctuation-free ranges, Hiragana and Katakana: written without spaces.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef"
-_CJK_CHAR = re.compile(f"([{_CJK}])")
+_CJK_CHAR = LazyPattern(f"([{_CJK}])")  # compiled for text that is not ASCII alone
 _WORD = f"[{_CJK}]+|[^\\W_]+(?:['’][^\\W_]+)?"
 _TOKEN = re.compile(_WORD, re.UNICODE)
 # Words joined by - . / or : with no space: "2025-11", "GPT-4", "v2.11", "feature/login".
 _COMPOUND = re.compile(f"[^\\W_]+(?:[-./:][^\\W_]+)+|{_WORD}", re.UNICODE)
 _DIGIT = re.compile(r"\d")
 _SPACE = re.compile(r"\s")
-_IS_CJK = re.compile(f"^[{_CJK}]+$")
+_IS_CJK = LazyPattern(f"^[{_CJK}]+$")
 # Where a sentence ends: after a ? or ! that closes a word and is followed by a space, a
 # closing quote or bracket, or a capital ("drink?The": a space forgotten), not by the rest of
 # a word ("invoices?page=3"), nor after a space ("id = ?", "a ? b : c"); after a full stop
@@ -103,6 +105,11 @@ _FUNCTION_CHARS = frozenset(
 )
 
 
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a character of a script written without spaces (Han, kana)."""
+    return not text.isascii() and _CJK_CHAR.search(text) is not None
+
+
 def normalise(text: str) -> str:
     """Fold compatibility forms into their plain forms (NFKC): ``ｆｌａｔ`` is ``flat``."""
     return unicodedata.normalize("NFKC", text)
@@ -110,7 +117,8 @@ def normalise(text: str) -> str:
 
 def segment(text: str) -> str:
     """Prepare text for an FTS5 column: normalise it, space out CJK characters."""
-    return _CJK_CHAR.sub(r" \1 ", normalise(text))
+    normal = normalise(text)
+    return normal if normal.isascii() else _CJK_CHAR.sub(r" \1 ", normal)
 
 
 def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
@@ -121,7 +129,7 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
     """
     words: list[str] = []
     for token in _tokens(normalise(query)):
-        if _IS_CJK.match(token):
+        if not token.isascii() and _IS_CJK.match(token):
             if len(token) == 1:
                 words.append(token)
             else:
@@ -140,7 +148,7 @@ def _tokens(text: str) -> list[str]:
     ("11" of "2025-11", "4" of "GPT-4") would match any text with that number."""
     tokens: list[str] = []
     for token in _COMPOUND.findall(text):
-        if _DIGIT.search(token) and not _CJK_CHAR.search(token) and not _TOKEN.fullmatch(token):
+        if _DIGIT.search(token) and not has_cjk(token) and not _TOKEN.fullmatch(token):
             tokens.append(token)
         else:
             tokens.extend(_TOKEN.findall(token))
@@ -266,5 +274,5 @@ def match_expression(query: str, operator: str = "OR") -> str | None:
 
 
 def _phrase(term: str) -> str:
-    body = segment(term).strip() if _IS_CJK.match(term) else term
+    body = segment(term).strip() if not term.isascii() and _IS_CJK.match(term) else term
     return '"' + " ".join(body.split()).replace('"', '""') + '"'

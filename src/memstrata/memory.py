@@ -69,7 +69,6 @@ from memstrata.model import (
     Topic,
 )
 from memstrata.proposals import ProposalStore
-from memstrata.raw.ingest import IngestReport, collect_files, ingest_files, paths_named
 from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import Access, AccessLog, access_keys, item_keys
 from memstrata.recall.filters import RecallFilters
@@ -113,6 +112,7 @@ if TYPE_CHECKING:
     from memstrata.maintain.tick import TickReport
     from memstrata.maintain.undo import UndoResult
     from memstrata.providers.embedder import Embedder
+    from memstrata.raw.ingest import IngestReport
     from memstrata.recall.turns import RankedTurn, TurnWeights
     from memstrata.recall.vector_cache import VectorCache
 
@@ -842,6 +842,8 @@ class Memory:
                 raise InputError(
                     f"agent key {agent!r} is not harness:account:role (e.g. claude-code:me:main)"
                 )
+        from memstrata.raw.ingest import collect_files, ingest_files, paths_named
+
         named = paths_named(paths)
         files = list(files) if files is not None else collect_files(named)
         with self.lock.held():
@@ -859,6 +861,8 @@ class Memory:
 
     def files_to_ingest(self, paths: Sequence[str | Path] | str | Path) -> list[Path]:
         """Every candidate transcript under ``paths`` (folders walked), in import order."""
+        from memstrata.raw.ingest import collect_files, paths_named
+
         return collect_files(paths_named(paths))
 
     # -- search and context --------------------------------------------------------------------

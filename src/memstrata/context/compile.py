@@ -8,13 +8,13 @@ result says what was trimmed. Raw transcripts are never an input here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from memstrata.config import BudgetsConfig
 from memstrata.errors import BudgetExceeded
+from memstrata.lazy_pattern import LazyPattern
 from memstrata.model import RecallItem
 from memstrata.workspace.textfile import visible_text
 
@@ -26,7 +26,7 @@ from memstrata.workspace.textfile import visible_text
 ASCII_CHARS_PER_TOKEN = 4
 OTHER_CHARS_PER_TOKEN = 2
 
-_CJK = re.compile(
+_CJK = LazyPattern(
     "[\u1100-\u11ff"  # Hangul Jamo
     "\u2e80-\u9fff"  # CJK radicals, kana, ideographs
     "\uac00-\ud7af"  # Hangul syllables
@@ -38,6 +38,8 @@ _CJK = re.compile(
 
 def estimate_tokens(text: str) -> int:
     """About how many tokens ``text`` costs a model (see :data:`ASCII_CHARS_PER_TOKEN`)."""
+    if text.isascii():
+        return -(-len(text) // ASCII_CHARS_PER_TOKEN)
     ascii_chars = len(text.encode("ascii", "ignore"))
     cjk = len(text) - len(_CJK.sub("", text))
     other = len(text) - ascii_chars - cjk

@@ -9,30 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memstrata.lazy_pattern import LazyPattern
+
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
-
-
-class LazyPattern:
-    """A regex compiled when first matched. The table's ~150 rules took ~80 ms to compile at
-    import, paid by every command that reads (the Index is checked before it is injected);
-    a text is only ever tried against the rules whose start words it holds."""
-
-    __slots__ = ("_compiled", "flags", "source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source, self.flags = source, flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def _pattern(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self._pattern().match(text, pos)
-
-    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self._pattern().search(text, pos)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memstrata.errors import InputError, ParseError
+from memstrata.lazy_pattern import LazyPattern
 from memstrata.model import Fact, FactKind, JournalEntry, Problem
 from memstrata.workspace.textfile import split_frontmatter
 
@@ -69,7 +70,7 @@ _AFTER_NAME = (
 #:   apostrophes (``@O'Brien``, ``@node.js``, ``@R&D``), up to a character of none of these
 #:   (``@Ann说`` names Ann). A name followed by a symbol of code or a path (``@types/node``,
 #:   ``@C++``, ``@R&``) is no mention at all, rather than the piece before the symbol.
-MENTION = re.compile(
+MENTION = LazyPattern(
     f"(?:(?<![\\w@＠])|(?<=[{_CJK}]))[@＠]("
     f"[{_HAN}]{{1,2}}(?:(?![{_AFTER_NAME}])[{_HAN}]){{0,2}}"
     "|[\u30a1-\u30fa\u30fc-\u30ff]+|[\u3041-\u3096]+"
@@ -118,6 +119,8 @@ def day_of(filename: str) -> str | None:
 def find_entities(text: str) -> tuple[str, ...]:
     """``@mentions`` in order of first appearance, each as :func:`mention_name` reads it;
     none in code (``@dataclass`` in a fenced block or a `span`)."""
+    if "@" not in text and "＠" not in text:
+        return ()  # the usual text: no pattern to compile (see :mod:`memstrata.lazy_pattern`)
     seen: dict[str, None] = {}
     for match in MENTION.finditer(_CODE.sub(" ", text)):
         seen.setdefault(mention_name(match.group(1)), None)

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 
 from memstrata.journal.parse import entity_key, find_entities
+from memstrata.lazy_pattern import LazyPattern
 
 _WORD = re.compile(r"[^\W_]+")
-_CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]+")
+_CJK_RUN = LazyPattern("[\u3400-\u4dbf\u4e00-\u9fff]+")
 #: the longest phrase of words, and the shortest and longest run of CJK characters, tried as a name
 MAX_WORDS = 3
 CJK_NAME_CHARS = (2, 4)
@@ -35,7 +36,7 @@ def query_phrases(query: str) -> set[str]:
         for i in range(len(words) - n + 1):
             phrases |= name_forms(text[words[i].start() : words[i + n - 1].end()])
     shortest, longest = CJK_NAME_CHARS
-    for run in _CJK_RUN.findall(text):
+    for run in [] if text.isascii() else (m.group(0) for m in _CJK_RUN.finditer(text)):
         for size in range(shortest, min(longest, len(run)) + 1):
             phrases.update(run[i : i + size] for i in range(len(run) - size + 1))
     for name in find_entities(query):

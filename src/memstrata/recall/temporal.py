@@ -48,8 +48,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from memstrata.clock import to_iso
-from memstrata.fts import content_terms
-from memstrata.recall.temporal_zh import TRANSLATIONS, without_any_event_words
+from memstrata.fts import content_terms, has_cjk
 
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -297,11 +296,15 @@ def find_time_windows(query: str, now: datetime) -> list[TimeWindow]:
         (_MONTH_YEAR, lambda m: _month(m, now)),
         (_ISO, lambda m: _iso(m, now)),
     )
-    # Chinese phrases, read as the English ones they translate to (see temporal_zh)
-    readers += tuple(
-        (pattern, lambda m, translate=translate: _translated(m, translate(m, now), now))
-        for pattern, translate in TRANSLATIONS
-    )
+    if has_cjk(query):
+        # Chinese phrases, read as the English ones they translate to; imported only for a
+        # query that has Chinese in it (a prompt hook pays for every module it imports)
+        from memstrata.recall.temporal_zh import TRANSLATIONS
+
+        readers += tuple(
+            (pattern, lambda m, translate=translate: _translated(m, translate(m, now), now))
+            for pattern, translate in TRANSLATIONS
+        )
     for pattern, read in readers:
         for match in pattern.finditer(query):
             span = match.span()
@@ -560,4 +563,8 @@ def asks_only_about_time(query: str, windows: list[TimeWindow]) -> bool:
     rest = query[:QUERY_CHARS]
     for window in windows:
         rest = rest.replace(window.phrase, " ", 1)
-    return all(term in _ANY_EVENT for term in content_terms(without_any_event_words(rest)))
+    if has_cjk(rest):
+        from memstrata.recall.temporal_zh import without_any_event_words
+
+        rest = without_any_event_words(rest)
+    return all(term in _ANY_EVENT for term in content_terms(rest))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import secrets
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -213,7 +212,8 @@ def _open_temp(path: Path, mode_of: Path | None = None) -> tuple[int, Path]:
             except FileNotFoundError:
                 continue
         while True:
-            temp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+            # os.urandom, not the secrets module, whose import costs every prompt hook ~4 ms
+            temp = path.parent / f".{path.name}.{os.urandom(4).hex()}.tmp"
             try:
                 # A new file gets 0666 less the umask from the kernel itself: reading the umask
                 # means setting it (os.umask), which races with other threads creating files.

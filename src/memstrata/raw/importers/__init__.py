@@ -12,7 +12,6 @@ file look like mine; ``head`` is the file's first 64 KiB) and ``parse(path, agen
 
 from __future__ import annotations
 
-import getpass
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +43,8 @@ def default_agent(harness: str) -> str:
     """The agent key used when the caller names none: ``<harness>:<login name>:main``, the
     same for ``ingest`` and the hooks, so one person's sessions have one key (``default``
     stands for a login name that cannot be read)."""
+    import getpass  # only when a key is made: its import reads the terminal's settings
+
     try:
         account = getpass.getuser()
     except (KeyError, OSError):
