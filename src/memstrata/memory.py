@@ -69,7 +69,6 @@ from memstrata.model import (
     Topic,
 )
 from memstrata.proposals import ProposalStore
-from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.recall.access import Access, AccessLog, access_keys, item_keys
 from memstrata.recall.filters import RecallFilters
 from memstrata.recall.hybrid import listing_note, recall_items
@@ -85,7 +84,6 @@ from memstrata.recall.semantic_state import SemanticState
 from memstrata.redaction import redact_secrets
 from memstrata.rules import RulesReport, read_rules
 from memstrata.sqlite import file_identity, is_damage, is_sound
-from memstrata.status import Status
 from memstrata.wiki.index_file import RenderedIndex, render_index_file
 from memstrata.wiki.store import (
     DETAIL,
@@ -113,8 +111,10 @@ if TYPE_CHECKING:
     from memstrata.maintain.undo import UndoResult
     from memstrata.providers.embedder import Embedder
     from memstrata.raw.ingest import IngestReport
+    from memstrata.raw.store import RawStore
     from memstrata.recall.turns import RankedTurn, TurnWeights
     from memstrata.recall.vector_cache import VectorCache
+    from memstrata.status import Status
 
 
 P = ParamSpec("P")
@@ -286,6 +286,8 @@ class Memory:
         if self._raw is not None and file_identity(self._raw.path) != self._raw.identity:
             self._raw = None
         if self._raw is None:
+            from memstrata.raw.store import open_raw_store  # a prompt's read never opens it
+
             try:
                 self._raw = open_raw_store(self.workspace.raw_db)
             except WorkspaceReadOnly:

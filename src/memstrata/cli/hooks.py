@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -12,12 +11,9 @@ import click
 
 from memstrata.errors import WorkspaceNotFound
 from memstrata.hooks import FileChange, generic_snippet, require_workspace, workspace_in_effect
-from memstrata.hooks.run import HARNESSES, HookOptions, read_stdin, run_hook
+from memstrata.hooks.run import HARNESSES, HookOptions, answer
 
 INSTALLABLE = ("claude-code", "codex")
-
-#: The hooks a harness waits for on the user's time (``stop`` exits normally).
-FAST_EXIT = frozenset({"session-start", "user-prompt"})
 
 
 def _scope_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -234,27 +230,7 @@ def _run(
 ) -> None:
     """Run a hook and print what it says; nothing here may end in a non-zero exit."""
     options = HookOptions(harness=harness, agent=agent, prompt=prompt, plain=plain)
-    raw = read_stdin() if payload is None else payload
-    result = run_hook(name, raw, workspace=ctx.find_root().obj, options=options)
-    try:
-        # a stream the harness closed before starting us is None: nobody to tell
-        if result.stdout and sys.stdout is not None:
-            sys.stdout.write(result.stdout)
-            sys.stdout.flush()
-        if result.message and sys.stderr is not None:
-            sys.stderr.write(result.message + "\n")
-            sys.stderr.flush()
-    except OSError:
-        # The harness stopped listening. Point stdout at /dev/null so that the flush at exit
-        # cannot fail too (Python would exit 120).
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return
-    if name in FAST_EXIT and sys.stdout is sys.__stdout__:
-        # A harness waits for these before every prompt: skip the interpreter's teardown (~12 ms
-        # of freeing modules); the memory is closed and the output flushed. Not under a test
-        # runner, whose streams are not the process's.
-        os._exit(0)
+    answer(name, ctx.find_root().obj, options, payload)
 
 
 def _module(harness: str) -> ModuleType:

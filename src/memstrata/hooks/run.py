@@ -40,7 +40,6 @@ from memstrata.context.compile import (
     recall_line,
 )
 from memstrata.errors import BudgetExceeded, InputError
-from memstrata.hooks.codex import codex_home, find_rollout
 from memstrata.memory import Memory
 from memstrata.model import Problem
 from memstrata.raw.importers import FORMATS, default_agent
@@ -171,6 +170,42 @@ def read_payload(raw: str, where: str = "stdin") -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(f"the hook payload ({where}) is not a JSON object")
     return value
+
+
+#: The hooks a harness waits for before every prompt (``stop`` exits normally).
+FAST_EXIT = frozenset({"session-start", "user-prompt"})
+
+
+def answer(
+    name: str,
+    workspace: Path | None,
+    options: HookOptions | None = None,
+    payload: str | None = None,
+) -> None:
+    """Run hook ``name`` on ``payload`` (default: stdin) and print what it says, as the harness
+    reads it; nothing here raises or ends in a non-zero exit. Shared by ``memstrata hook`` and
+    the console script's path for the per-prompt hooks, which skips loading click."""
+    raw = read_stdin() if payload is None else payload
+    result = run_hook(name, raw, workspace=workspace, options=options or HookOptions())
+    try:
+        # a stream the harness closed before starting us is None: nobody to tell
+        if result.stdout and sys.stdout is not None:
+            sys.stdout.write(result.stdout)
+            sys.stdout.flush()
+        if result.message and sys.stderr is not None:
+            sys.stderr.write(result.message + "\n")
+            sys.stderr.flush()
+    except OSError:
+        # The harness stopped listening. Point stdout at /dev/null so that the flush at exit
+        # cannot fail too (Python would exit 120).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return
+    if name in FAST_EXIT and sys.stdout is sys.__stdout__:
+        # A harness waits for these before every prompt: skip the interpreter's teardown (~12 ms
+        # of freeing modules); the memory is closed and the output flushed. Not under a test
+        # runner, whose streams are not the process's.
+        os._exit(0)
 
 
 def read_stdin(timeout_s: float = STDIN_TIMEOUT_S) -> str:
@@ -315,6 +350,8 @@ def transcript_of(payload: dict[str, Any], harness: str) -> Path:
     if harness == "codex":
         thread = payload.get("session_id") or payload.get("thread-id")
         if isinstance(thread, str) and thread:
+            from memstrata.hooks.codex import codex_home, find_rollout  # Codex's stop alone
+
             found = find_rollout(thread)
             if found is not None:
                 return found
