@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import foundation  # the sibling benchmark: its deterministic data generators
 from memstrata import Memory
-from memstrata.hooks import our_hooks
 from memstrata.hooks.claude_code import install
+from memstrata.hooks.settings import our_hooks
 from memstrata.model import TopicMeta
 
 REPO = Path(__file__).resolve().parents[1]

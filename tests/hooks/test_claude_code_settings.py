@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from memstrata.errors import InputError, ParseError
-from memstrata.hooks import BACKUP_SUFFIX, HOOK_NAMES, HookEntry, is_our_command, our_hooks
 from memstrata.hooks.claude_code import install, uninstall
 from memstrata.hooks.run import HOOKS
+from memstrata.hooks.settings import BACKUP_SUFFIX, HOOK_NAMES, HookEntry, is_our_command, our_hooks
 
 from ..cli.process import run
 

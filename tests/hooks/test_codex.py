@@ -11,8 +11,8 @@ import pytest
 
 from memstrata import Memory
 from memstrata.errors import InputError, ParseError
-from memstrata.hooks import launcher, our_hooks
 from memstrata.hooks.codex import GUIDANCE, find_rollout, install, snippet, uninstall
+from memstrata.hooks.settings import launcher, our_hooks
 from memstrata.workspace.layout import init_workspace
 
 THREAD = "019e1625-789d-76c0-80ab-3724b5ddb799"

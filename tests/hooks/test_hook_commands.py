@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from memstrata import Memory
-from memstrata.hooks import launcher, our_hooks
 from memstrata.hooks.claude_code import install
+from memstrata.hooks.settings import launcher, our_hooks
 from memstrata.raw.importers import default_agent
 
 SESSION_ID = "9eda1058-9706-484a-b992-d03f9cfa2546"

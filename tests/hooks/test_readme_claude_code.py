@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.hooks import our_hooks
+from memstrata.hooks.settings import our_hooks
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "integrations.md").read_text()

@@ -10,8 +10,13 @@ from types import ModuleType
 import click
 
 from memstrata.errors import WorkspaceNotFound
-from memstrata.hooks import FileChange, generic_snippet, require_workspace, workspace_in_effect
 from memstrata.hooks.run import HARNESSES, HookOptions, answer
+from memstrata.hooks.settings import (
+    FileChange,
+    generic_snippet,
+    require_workspace,
+    workspace_in_effect,
+)
 
 INSTALLABLE = ("claude-code", "codex")
 

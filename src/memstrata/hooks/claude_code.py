@@ -15,8 +15,8 @@ The hooks (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   session's transcript (only what is new) and let memstrata do its due upkeep (``tick``).
 
 Installing merges into what the files hold and is idempotent; uninstalling takes out only what
-install writes for the workspace in effect (see :mod:`memstrata.hooks`): a hook or an MCP server
-``memstrata`` for another workspace is left as it is.
+install writes for the workspace in effect (see :mod:`memstrata.hooks.settings`): a hook or an
+MCP server ``memstrata`` for another workspace is left as it is.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memstrata.errors import InputError, ParseError
-from memstrata.hooks import (
+from memstrata.hooks.settings import (
     FileChange,
     HookEntry,
     apply_changes,

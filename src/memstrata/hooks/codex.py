@@ -16,7 +16,7 @@ hold exactly our server before anything is written. Sub-tables a user adds to ou
 the markers (``[mcp_servers.memstrata.env]``) are theirs: kept on install, and named on uninstall,
 since Codex cannot start a server left with no ``command``.
 
-What is ours follows :mod:`memstrata.hooks`: the hooks install writes for the workspace in
+What is ours follows :mod:`memstrata.hooks.settings`: the hooks install writes for the workspace in
 effect, and the marked table when it names that workspace; the ``AGENTS.md`` note goes with it.
 """
 
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from memstrata.errors import InputError, ParseError
-from memstrata.hooks import (
+from memstrata.hooks.settings import (
     FileChange,
     HookEntry,
     apply_changes,
