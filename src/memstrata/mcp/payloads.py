@@ -10,9 +10,9 @@ from typing import Any
 from memstrata.context.compile import Context, ContextItem, pack
 from memstrata.gate.verdicts import Verdict, verdict_name
 from memstrata.jsonable import to_jsonable
-from memstrata.memory import Status
 from memstrata.model import RecallResult, SearchHit, Topic
 from memstrata.recall.access import Access
+from memstrata.status import Status
 
 #: Search hits are shortened to this many characters before packing (raw turns can be long).
 SEARCH_TEXT_MAX_CHARS = 600
