@@ -61,8 +61,19 @@ def _namespace() -> dict[str, object]:
     from memstrata import memory
     from memstrata.gate.admit import Gate
     from memstrata.gate.rulings import Keep
+    from memstrata.raw.ingest import IngestReport
+    from memstrata.raw.store import RawStore
+    from memstrata.status import Status
 
-    return {**vars(memory), "Verdict": verdicts.Verdict, "Gate": Gate, "Keep": Keep}
+    return {
+        **vars(memory),
+        "Verdict": verdicts.Verdict,
+        "Gate": Gate,
+        "Keep": Keep,
+        "IngestReport": IngestReport,
+        "RawStore": RawStore,
+        "Status": Status,
+    }
 
 
 def test_what_the_main_verbs_return_is_exported():
