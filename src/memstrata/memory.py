@@ -104,6 +104,7 @@ if TYPE_CHECKING:
     from memstrata.gate.rulings import Keep
     from memstrata.gate.verdicts import Verdict
     from memstrata.maintain.ledger import LedgerRecord
+    from memstrata.maintain.prune import PruneResult
     from memstrata.maintain.report import GardenReport
     from memstrata.maintain.restore import RestoreResult
     from memstrata.maintain.snapshot import SnapshotInfo
@@ -1281,6 +1282,12 @@ class Memory:
 
         require_plain("reason", reason, one_line=True)
         return take_snapshot(self, reason, self.clock())
+
+    def prune_snapshots(self, keep: int = 10, *, dry_run: bool = False) -> PruneResult:
+        """Remove all but the newest ``keep`` snapshots; never one an unfinished restore needs."""
+        from memstrata.maintain.prune import prune_snapshots
+
+        return prune_snapshots(self, keep, dry_run=dry_run)
 
     def restore_snapshot(self, snapshot_id: str, *, dry_run: bool = False) -> RestoreResult:
         """Make the workspace what it was in ``snapshot_id`` (the present is snapshotted first)."""

@@ -210,6 +210,38 @@ def take(ctx: click.Context, reason: str) -> None:
 
 
 @snapshot.command()
+@click.option(
+    "--keep",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many of the newest snapshots to keep.",
+)
+@click.option("--dry-run", is_flag=True, help="List what would be removed; remove nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def prune(ctx: click.Context, keep: int, dry_run: bool, as_json: bool) -> None:
+    """Remove all but the newest snapshots (never one an unfinished restore needs).
+
+    Each autonomous garden run and each restore takes a snapshot, with a whole copy of the raw
+    database; nothing else removes them.
+
+    Example: memstrata snapshot prune --keep 5 --dry-run
+    """
+    result = open_memory(ctx).prune_snapshots(keep, dry_run=dry_run)
+    if as_json:
+        echo_json(result)
+        return
+    verb = "would remove" if dry_run else "removed"
+    click.echo(
+        f"{verb} {len(result.removed)} snapshots ({result.freed_bytes} bytes of their own), "
+        f"kept {len(result.kept)}"
+    )
+    for name in result.removed:
+        click.echo(f"  {name}")
+
+
+@snapshot.command()
 @click.argument("snapshot_id")
 @click.option("--dry-run", is_flag=True, help="List what would change; change nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (with every file listed).")
