@@ -36,5 +36,8 @@ class LazyPattern:
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(text)
 
+    def findall(self, text: str) -> list[str]:
+        return self.compiled.findall(text)
+
     def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str) -> str:
         return self.compiled.sub(replacement, text)

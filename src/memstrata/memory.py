@@ -103,7 +103,7 @@ if TYPE_CHECKING:
     from memstrata.gate.admit import Gate
     from memstrata.gate.rulings import Keep
     from memstrata.gate.verdicts import Verdict
-    from memstrata.maintain.ledger import LedgerRecord
+    from memstrata.maintain.ledger import LedgerRecord, LedgerScan
     from memstrata.maintain.prune import PruneResult
     from memstrata.maintain.report import GardenReport
     from memstrata.maintain.restore import RestoreResult
@@ -1259,10 +1259,14 @@ class Memory:
 
     def ledger(self) -> list[LedgerRecord]:
         """Every gardener step, oldest first (``memory/ledger.jsonl``)."""
-        from memstrata.maintain.ledger import read_ledger
+        return list(self.scan_ledger().records)
+
+    def scan_ledger(self) -> LedgerScan:
+        """The ledger's steps, and the lines that are no step (passed over, and named)."""
+        from memstrata.maintain.ledger import scan_ledger
         from memstrata.maintain.state import GardenPaths
 
-        return read_ledger(GardenPaths(self.workspace).ledger)
+        return scan_ledger(GardenPaths(self.workspace).ledger)
 
     def undo(self, step_id: str, *, dry_run: bool = False) -> UndoResult:
         """Reverse one ledger step: its topics go back to their states before it."""

@@ -104,12 +104,9 @@ def show_ledger(ctx: click.Context, step_id: str | None, limit: int, as_json: bo
 
     Example: memstrata ledger show g-0123456789
     """
-    from memstrata.maintain.ledger import scan_ledger
-    from memstrata.maintain.state import GardenPaths
-
-    memory = open_memory(ctx)
-    records = memory.ledger()
-    for skipped in scan_ledger(GardenPaths(memory.workspace).ledger).skipped:
+    scan = open_memory(ctx).scan_ledger()
+    records = list(scan.records)
+    for skipped in scan.skipped:
         click.echo(f"note: {skipped}", err=True)
     if step_id:
         records = [record for record in records if record.id == step_id]

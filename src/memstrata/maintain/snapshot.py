@@ -171,8 +171,9 @@ def _assemble(
     settled_before = partial.stat().st_mtime_ns
     earlier = [info for info in list_snapshots(workspace) if not info.damaged]
     previous = GardenPaths(workspace).snapshots / earlier[-1].id if earlier else None
-    known = manifest_contents(previous) if previous is not None else {}
-    known_stamps = _manifest_stamps(previous) if previous is not None else {}
+    # read once: a sound manifest (list_snapshots checked it) gives both
+    seen = _read_manifest(previous / MANIFEST)[0] if previous is not None else {}
+    known, known_stamps = _contents_of(seen), _stamps_of(seen)
     contents: dict[str, str] = {}
     stamps: dict[str, list[int]] = {}
     total = 0
@@ -300,15 +301,18 @@ def _read_manifest(path: Path) -> tuple[dict[str, object], str]:
 def manifest_contents(snapshot: Path) -> dict[str, str]:
     """The file digests a sound manifest records (none for a snapshot made before they were)."""
     data, problem = _read_manifest(snapshot / MANIFEST)
-    contents = data.get("contents", {}) if not problem else {}
+    return _contents_of(data) if not problem else {}
+
+
+def _contents_of(data: dict[str, object]) -> dict[str, str]:
+    contents = data.get("contents", {})
     return dict(contents) if isinstance(contents, dict) else {}
 
 
-def _manifest_stamps(snapshot: Path) -> dict[str, list[int]]:
+def _stamps_of(data: dict[str, object]) -> dict[str, list[int]]:
     """The file stamps a manifest records (none when it records none, or none it can use:
     then every file is copied anew)."""
-    data, problem = _read_manifest(snapshot / MANIFEST)
-    stamps = data.get("stamps") if not problem else None
+    stamps = data.get("stamps")
     if not isinstance(stamps, dict):
         return {}
     return {

@@ -36,7 +36,7 @@ def query_phrases(query: str) -> set[str]:
         for i in range(len(words) - n + 1):
             phrases |= name_forms(text[words[i].start() : words[i + n - 1].end()])
     shortest, longest = CJK_NAME_CHARS
-    for run in [] if text.isascii() else (m.group(0) for m in _CJK_RUN.finditer(text)):
+    for run in () if text.isascii() else _CJK_RUN.findall(text):
         for size in range(shortest, min(longest, len(run)) + 1):
             phrases.update(run[i : i + size] for i in range(len(run) - size + 1))
     for name in find_entities(query):
