@@ -96,3 +96,17 @@ def test_metrics_are_copied_into_each_snapshot_and_a_restore_does_not_check_them
     assert metrics not in result.written
     assert (workspace / metrics).read_bytes() == live
     assert (second / metrics).read_bytes() == live
+
+
+def test_init_in_a_new_folder_inside_a_snapshot_is_refused(workspace: Path):
+    # the snapshot holds a memstrata.toml of its own; the workspace whose .memstrata/ holds the
+    # snapshot is the one that refuses
+    _, second = two_snapshots(workspace)
+    before = file_states(workspace / ".memstrata" / "snapshots")
+
+    refused = run("init", str(second / "notes"))
+
+    assert refused.returncode == 1
+    assert f"inside the .memstrata/ folder of the workspace at {workspace}" in refused.stderr
+    assert not (second / "notes").exists()
+    assert file_states(workspace / ".memstrata" / "snapshots") == before

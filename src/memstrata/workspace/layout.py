@@ -190,6 +190,8 @@ _OWN_FOLDERS = ("memory", "raw", "prompt", ".memstrata")
 
 
 def _refuse_nesting(root: Path) -> None:
+    # Every enclosing workspace is asked, not only the nearest: the nearest may itself lie in
+    # another's files (a snapshot in .memstrata/snapshots/ holds a memstrata.toml).
     for outer in root.parents:
         if (outer / CONFIG_NAME).is_file():
             inner = root.relative_to(outer).parts[0]
@@ -198,7 +200,6 @@ def _refuse_nesting(root: Path) -> None:
                     f"{root}: inside the {inner}/ folder of the workspace at {outer}; lay out a "
                     "new workspace outside it"
                 )
-            return
 
 
 def find_workspace(explicit: Path | None = None, start: Path | None = None) -> Workspace:
