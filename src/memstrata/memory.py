@@ -837,7 +837,9 @@ class Memory:
 
         ``-`` among ``paths`` reads one transcript from ``stdin`` (default: standard input),
         and a pipe is read like it. ``files`` is ``files_to_ingest(paths)`` when the caller
-        already walked the folders.
+        already walked the folders. ``agent`` (``harness:account:role``) keys the sessions read,
+        stored ones included (``IngestReport.agents_changed``); without it new sessions get the
+        login name's key and stored ones keep theirs.
         """
         if agent is not None:
             require_plain("agent", agent, one_line=True)  # as the gate checks a writer's key

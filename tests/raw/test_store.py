@@ -85,7 +85,7 @@ def test_opening_a_schema_1_store_forgets_its_import_marks_and_keeps_its_turns(t
     reopened = RawStore(path)
     assert reopened.import_mark("/transcripts/route.jsonl") is None
     assert reopened.turns(SESSION.id) == [_turn("I will write the route.")]
-    assert reopened.db.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert reopened.db.execute("PRAGMA user_version").fetchone()[0] == 4
 
 
 @pytest.mark.parametrize(
@@ -215,4 +215,4 @@ def test_a_schema_2_store_is_indexed_anew_once_and_keeps_its_turns_and_import_ma
     store.db.execute("CREATE VIRTUAL TABLE temp.terms USING fts5vocab(main, turns_fts, row)")
     terms = {row[0] for row in store.db.execute("SELECT term FROM temp.terms")}
     assert terms == {"ann", "order", "a", "flat", "white", "oat", "milk", "pai"}
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 4

@@ -24,7 +24,13 @@ from memstrata.recall.vector_cache import EMBED_PER_QUERY
     default="auto",
     help="Transcript format (default: detect per file).",
 )
-@click.option("--agent", default=None, help="Agent key harness:account:role for these sessions.")
+@click.option(
+    "--agent",
+    default=None,
+    help="Agent key harness:account:role for these sessions; sessions already stored under "
+    "another key move to it (default: <harness>:<login name>:main for new sessions, stored "
+    "ones keep theirs).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def ingest(
@@ -91,6 +97,12 @@ def _summary(report: IngestReport, format_name: str) -> str:
         line += (
             f", {counted(report.mended_turns, 'turn')} stored with U+FFFD for text no UTF-8 can "
             "hold (an escape such as \\udcff)"
+        )
+    if report.agents_changed:
+        were = ", ".join(sorted(set(report.agents_changed.values())))
+        line += (
+            f", {counted(len(report.agents_changed), 'session')} moved to the agent key named "
+            f"(they had {were})"
         )
     if report.forks:
         apart = ", ".join(

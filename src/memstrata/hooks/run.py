@@ -42,7 +42,7 @@ from memstrata.context.compile import (
 from memstrata.errors import BudgetExceeded, InputError
 from memstrata.memory import Memory
 from memstrata.model import Problem
-from memstrata.raw.importers import FORMATS, default_agent
+from memstrata.raw.importers import FORMATS
 from memstrata.workspace.layout import find_workspace
 
 #: Harnesses whose transcripts ``stop`` imports: one per transcript format memstrata reads.
@@ -307,7 +307,9 @@ def finish_turn(
     try:
         transcript = transcript_of(payload, harness)
         files = [transcript, *_subagent_files(transcript)]
-        report = memory.ingest(files, harness, agent or default_agent(harness))
+        # no agent named: the importer's default key, and sessions an ingest --agent moved to
+        # another key stay there
+        report = memory.ingest(files, harness, agent)
         if report.problems:
             note = f"memstrata {hook} hook: {problems_note(report.problems)}"
     except Exception as error:  # still tick, then report it

@@ -49,11 +49,14 @@ class IngestReport:
     unknown_files: list[str] = field(default_factory=list)
     #: empty files found in folders (an empty file named directly is a problem)
     empty_files: list[str] = field(default_factory=list)
+    #: distinct sessions the files read hold (one held by two files, a copy, counts once)
     sessions: int = 0
     turns_added: int = 0
     turns_updated: int = 0
     #: stored turns this import held less of (an older or cut-short copy): left as stored
     turns_kept: int = 0
+    #: sessions moved to the agent key the import named: session id → the key they had
+    agents_changed: dict[str, str] = field(default_factory=dict)
     #: sessions whose id already held another conversation, stored apart: the id each was
     #: stored under → the id its file gave (see :mod:`memstrata.raw.store`)
     forks: dict[str, str] = field(default_factory=dict)
@@ -196,16 +199,19 @@ def ingest_files(
     if format_name != "auto" and format_name not in FORMATS:
         raise InputError(f"unknown format {format_name!r}; expected auto or {', '.join(FORMATS)}")
     report = IngestReport()
+    stored: set[str] = set()
     for path in files:
         if on_file is not None:
             on_file(path)
         if not is_stream(path):
-            _ingest_one(store, path, format_name, agent, path in named, report, redact)
+            stored |= _ingest_one(store, path, format_name, agent, path in named, report, redact)
             continue
         if spool_dir is None:
             raise InputError(f"{stream_label(path)}: a stream needs a folder to copy it into")
         with spooled(path, spool_dir, format_name, stdin) as copy:
-            _ingest_one(store, copy, format_name, agent, True, report, redact, stream_label(path))
+            label = stream_label(path)
+            stored |= _ingest_one(store, copy, format_name, agent, True, report, redact, label)
+    report.sessions = len(stored)
     report.found_no_transcript = report.files == 0 and report.skipped_unchanged == 0
     return report
 
@@ -219,20 +225,22 @@ def _ingest_one(
     report: IngestReport,
     redact: bool,
     stream: str | None = None,
-) -> None:
-    """Import one file; ``stream`` names the stream ``path`` is a copy of, in its place.
+) -> set[str]:
+    """Import one file; ``stream`` names the stream ``path`` is a copy of, in its place. The
+    ids of the sessions stored from it.
 
     A file (or a folder the walk could not list) that cannot be read is a problem; the other
     files still import, and it is not marked, so it is read once it can be."""
     shown = stream or str(path)
     if path.is_dir():
         report.problems.append(Problem(shown, None, f"cannot list the folder: {_unlisted(path)}"))
-        return
+        return set()
     try:
-        _import_file(store, path, format_name, agent, named, report, redact, stream)
+        return _import_file(store, path, format_name, agent, named, report, redact, stream)
     except OSError as error:
         reason = error.strerror or str(error)
         report.problems.append(Problem(shown, None, f"cannot read the file: {reason}"))
+        return set()
 
 
 def _unlisted(folder: Path) -> str:
@@ -253,7 +261,7 @@ def _import_file(
     report: IngestReport,
     redact: bool,
     stream: str | None,
-) -> None:
+) -> set[str]:
     shown = stream or str(path)
     source = stream or mend_utf8(str(path.resolve()))  # a name that is no UTF-8, as shown
     stat = path.stat()
@@ -261,26 +269,28 @@ def _import_file(
     # give. A content hash would not make that truer: the file is unchanged either way. It holds
     # because the store only grows (RawStore.upsert never trades a turn for one holding less), so
     # no other file takes out what this one put in. A mark made in another --format does not
-    # count: that format may have read the file wrongly. A stream's copy is new each time.
+    # count: that format may have read the file wrongly. Nor does one made under another agent
+    # named: its sessions move to the one named now. A stream's copy is new each time.
     mark = None if stream else store.import_mark(source)
     if (
         mark is not None
         and (mark.size, mark.mtime_ns) == (stat.st_size, stat.st_mtime_ns)
         and format_name in ("auto", mark.format)
+        and agent in (None, mark.agent)
     ):
         report.skipped_unchanged += 1
-        return
+        return set()
     if stat.st_size == 0:
         if named:
             nothing = "empty input" if stream else "empty file"
             report.problems.append(Problem(shown, None, f"{nothing}, nothing to import"))
         else:
             report.empty_files.append(shown)
-        return
+        return set()
     chosen = format_name if format_name != "auto" else detect_format(path)
     if chosen is None:
         _skip_unknown(shown, "not a transcript format memstrata knows; try --format", named, report)
-        return
+        return set()
     parsed = parse_file(path, chosen, agent)
     if not parsed.sessions and format_name != "auto" and not is_format(path, chosen):
         # Not a failure of the file but of the format asked for; never marked, so the right
@@ -294,11 +304,12 @@ def _import_file(
             # what the importer tripped on first says why it does not match
             message += f"; line {first.line}: {first.message}"
         _skip_unknown(shown, message, named, report)
-        return
+        return set()
     report.files += 1
     report.problems.extend(
         replace(problem, path=shown) if stream else problem for problem in parsed.problems
     )
+    stored: set[str] = set()
     for item in parsed.sessions:
         session, turns, mended = _mended(item.session, item.turns)
         if stream:
@@ -308,8 +319,10 @@ def _import_file(
             turns = tuple(_redacted(turn, report.redacted) for turn in turns)
             # The title is the first line of a turn: its redaction was counted there.
             session = replace(session, title=redact_secrets(session.title).text)
-        counts = store.upsert(session, turns)
-        report.sessions += 1
+        counts = store.upsert(session, turns, agent_named=agent is not None)
+        stored.add(counts.session_id)
+        if counts.agent_was:
+            report.agents_changed[counts.session_id] = counts.agent_was
         report.turns_added += counts.added
         report.turns_updated += counts.updated
         report.turns_kept += counts.kept
@@ -317,7 +330,8 @@ def _import_file(
             report.forks[counts.session_id] = session.id
     if not parsed.problems and not stream:
         # Only a clean import is remembered as done: a file with bad lines is retried next time.
-        store.set_import_mark(source, chosen, stat.st_size, stat.st_mtime_ns)
+        store.set_import_mark(source, chosen, stat.st_size, stat.st_mtime_ns, agent or "")
+    return stored
 
 
 def _skip_unknown(shown: str, message: str, named: bool, report: IngestReport) -> None:

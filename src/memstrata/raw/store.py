@@ -29,6 +29,10 @@ later changes it. Importing it again (grown, cut short or unchanged) finds it by
 among the sessions of that id and those stored apart from it, the stored one of that id first,
 then in the order they were stored. Which of two conversations keeps the plain id is the order
 they were first imported in.
+
+A session's agent key is the one its first import gave it, until an import names an agent
+(``--agent``): then the sessions that import stores move to that key, an unchanged file's
+included (its mark records the agent named, so a file marked under another is read again).
 """
 
 from __future__ import annotations
@@ -52,7 +56,8 @@ from memstrata.sqlite import connect, file_identity, immediate
 #: read again; without the marks every file is read once more, which restores what was lost.
 #: 3: ``sessions.fork_of`` (a conversation stored apart from another of the same session id), and
 #: ``turns_fts`` indexed again from the stored turns, its text now NFKC-normalised.
-SCHEMA_VERSION = 3
+#: 4: ``imports.agent``, the agent key an import named (``''``: none, the default's).
+SCHEMA_VERSION = 4
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS sessions (
@@ -81,7 +86,8 @@ CREATE TABLE IF NOT EXISTS imports (
     source_path TEXT PRIMARY KEY,
     format TEXT NOT NULL,
     size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL
+    mtime_ns INTEGER NOT NULL,
+    agent TEXT NOT NULL DEFAULT ''
 );
 """
 
@@ -98,6 +104,8 @@ class UpsertCounts:
     #: the id the session is stored under: its own, or ``<id>~<key>`` when its id holds another
     #: conversation (see the module docstring)
     session_id: str = ""
+    #: the agent key the session had before this upsert moved it to the one named (else "")
+    agent_was: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +115,8 @@ class ImportMark:
     size: int
     mtime_ns: int
     format: str
+    #: the agent key the import named ("": none)
+    agent: str = ""
 
 
 #: How a turn compares with the stored turn of its session and index (see the module docstring).
@@ -147,8 +157,12 @@ class RawStore:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def upsert(self, session: Session, turns: Iterable[Turn]) -> UpsertCounts:
+    def upsert(
+        self, session: Session, turns: Iterable[Turn], agent_named: bool = False
+    ) -> UpsertCounts:
         """Store a session and its turns; a stored turn is replaced only by the same turn grown.
+        With ``agent_named`` (the import named an agent) a stored session takes the agent key
+        of ``session``; else it keeps its own.
 
         The session goes where every turn it shares with the stored ones is the same turn (as
         stored, grown or behind), else apart under a new id (see the module docstring). There a
@@ -172,7 +186,15 @@ class RawStore:
                     kept += 1
             is_behind = kept > 0 or len(incoming) < len(existing)
             fork_of = session.id if target != session.id else ""
-            self._upsert_session(replace(session, id=target), is_behind, fork_of)
+            stored = self.db.execute(
+                "SELECT agent FROM sessions WHERE id = ?", (target,)
+            ).fetchone()
+            agent_was = (
+                stored["agent"]
+                if agent_named and stored is not None and stored["agent"] != session.agent
+                else ""
+            )
+            self._upsert_session(replace(session, id=target), is_behind, fork_of, agent_named)
             for turn, row in changes:
                 if row is None:
                     cursor = self.db.execute(
@@ -191,7 +213,7 @@ class RawStore:
                     )
                     self._index_text(row["id"], turn.text)
                     updated += 1
-        return UpsertCounts(added, updated, unchanged, kept, target)
+        return UpsertCounts(added, updated, unchanged, kept, target, agent_was)
 
     def _place(
         self, session: Session, incoming: tuple[Turn, ...]
@@ -235,7 +257,9 @@ class RawStore:
             candidate = f"{stem}-{number}"
         return candidate
 
-    def _upsert_session(self, session: Session, keep_title: bool, fork_of: str) -> None:
+    def _upsert_session(
+        self, session: Session, keep_title: bool, fork_of: str, agent_named: bool
+    ) -> None:
         self.db.execute(
             """
             INSERT INTO sessions (id, harness, agent, started, ended, source_path, title, fork_of)
@@ -245,6 +269,7 @@ class RawStore:
                     (sessions.started = '' OR excluded.started < sessions.started)
                     THEN excluded.started ELSE sessions.started END,
                 ended = MAX(sessions.ended, excluded.ended),
+                agent = CASE WHEN ? THEN excluded.agent ELSE sessions.agent END,
                 title = CASE WHEN excluded.title != '' AND (sessions.title = '' OR NOT ?)
                     THEN excluded.title ELSE sessions.title END
             """,
@@ -257,6 +282,7 @@ class RawStore:
                 session.source_path,
                 session.title,
                 fork_of,
+                agent_named,
                 keep_title,
             ),
         )
@@ -273,17 +299,23 @@ class RawStore:
     def import_mark(self, source_path: str) -> ImportMark | None:
         """What ``source_path`` was when it was last imported in full, and in which format."""
         row = self.db.execute(
-            "SELECT size, mtime_ns, format FROM imports WHERE source_path = ?", (source_path,)
+            "SELECT size, mtime_ns, format, agent FROM imports WHERE source_path = ?",
+            (source_path,),
         ).fetchone()
-        return ImportMark(row["size"], row["mtime_ns"], row["format"]) if row else None
+        if row is None:
+            return None
+        return ImportMark(row["size"], row["mtime_ns"], row["format"], row["agent"])
 
-    def set_import_mark(self, source_path: str, format_name: str, size: int, mtime_ns: int) -> None:
+    def set_import_mark(
+        self, source_path: str, format_name: str, size: int, mtime_ns: int, agent: str = ""
+    ) -> None:
         with immediate(self.db):
             self.db.execute(
-                "INSERT INTO imports (source_path, format, size, mtime_ns) VALUES (?, ?, ?, ?)"
+                "INSERT INTO imports (source_path, format, size, mtime_ns, agent)"
+                " VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (source_path) DO UPDATE SET format = excluded.format,"
-                " size = excluded.size, mtime_ns = excluded.mtime_ns",
-                (source_path, format_name, size, mtime_ns),
+                " size = excluded.size, mtime_ns = excluded.mtime_ns, agent = excluded.agent",
+                (source_path, format_name, size, mtime_ns, agent),
             )
 
     # -- reading -------------------------------------------------------------------------------
@@ -460,6 +492,8 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
     if "fork_of" not in columns:
         db.execute("ALTER TABLE sessions ADD COLUMN fork_of TEXT NOT NULL DEFAULT ''")
     db.execute("CREATE INDEX IF NOT EXISTS sessions_by_fork ON sessions(fork_of)")
+    if "agent" not in {row["name"] for row in db.execute("PRAGMA table_info(imports)")}:
+        db.execute("ALTER TABLE imports ADD COLUMN agent TEXT NOT NULL DEFAULT ''")
     if version == 1:
         db.execute("DELETE FROM imports")
     if version < 3:
