@@ -2,6 +2,8 @@
 order, for the same topics, each fact judged against the wiki as the facts above it leave it;
 and it writes nothing."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,6 +13,7 @@ import pytest
 from memstrata import Memory
 from memstrata.errors import InputError
 from memstrata.gate.verdicts import verdict_name
+from memstrata.journal.rehearsal import copy_for_rehearsal
 from memstrata.model import Problem
 from tests.maintain.messy import file_states
 
@@ -144,3 +147,39 @@ def test_a_dry_run_with_the_embedder_on_gives_the_real_runs_verdicts(workspace: 
     assert [replace(verdict, dry_run=False) for _, verdict in previewed] == [
         verdict for _, verdict in promoted
     ]
+
+
+def test_what_another_process_writes_while_the_dry_run_copies_is_in_its_copy(
+    mem: Memory, workspace: Path, tmp_path: Path
+):
+    # The files are copied without the workspace lock; under it, what changed since is
+    # brought in step. Here another writer finishes just before the lock is had.
+    mem.write_topic("people/ann", "# Ann\nDrinks tea.")
+    mem.write_topic("people/bob", "# Bob\nRides to work.")
+    write_retain(workspace, "W Ann drinks coffee")
+
+    @contextmanager
+    def another_writer_then_the_lock() -> Iterator[None]:
+        with Memory(workspace, clock=lambda: NOW, embeddings=False) as other:
+            other.write_topic("people/ann", "# Ann\nDrinks coffee now.")
+            other.write_topic("places/oslo", "# Oslo\nThe office.")
+            other.archive_topic("people/bob")
+            other.log("Ann switched to coffee.")
+        with mem.lock.held():
+            yield
+
+    copy, problems = copy_for_rehearsal(
+        mem.workspace, mem.index.db, tmp_path / "copy", another_writer_then_the_lock()
+    )
+
+    assert problems == []
+    assert canonical_files(copy.root) == {
+        path: state
+        for path, state in canonical_files(workspace).items()
+        if path == "memstrata.toml"
+        or path.startswith("memory/topics/")
+        or path.startswith("memory/proposals/")
+        or path.startswith("memory/.pending/")
+        or (path.startswith("memory/") and path.count("/") == 1 and path.endswith(".md"))
+    }
+    assert "Drinks coffee now." in (copy.root / "memory/topics/people/ann/summary.md").read_text()

@@ -70,8 +70,9 @@ def rehearse_promotion(
             tell(problem)
         return []
     with tempfile.TemporaryDirectory(prefix="memstrata-dry-run-") as folder:
-        with memory.lock.held():  # the files and the index of one moment
-            copy, problems = copy_for_rehearsal(memory.workspace, memory.index.db, Path(folder))
+        copy, problems = copy_for_rehearsal(
+            memory.workspace, memory.index.db, Path(folder), memory.lock.held()
+        )
         for problem in problems:
             tell(problem)
         # the loaded embedder, shared: no second model in memory, and the vectors it gives
