@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from memstrata import Memory
 from memstrata.demo import data_dir
 
 REPO = Path(__file__).resolve().parents[1]
@@ -15,6 +16,10 @@ README = (REPO / "README.md").read_text()
 
 def bash_blocks(markdown: str) -> list[str]:
     return re.findall(r"```bash\n(.*?)```", markdown, flags=re.DOTALL)
+
+
+def python_blocks(markdown: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", markdown, flags=re.DOTALL)
 
 
 def test_the_quick_start_is_two_commands_and_ci_runs_both():
@@ -55,3 +60,24 @@ def test_every_usage_and_agents_command_in_the_readme_runs(tmp_path: Path):
     assert (home / "agent-memory" / "memory" / "topics" / "people" / "ann" / "summary.md").exists()
     settings = (home / ".claude" / "settings.json").read_text()
     assert "hook user-prompt" in settings and "hook session-start" in settings
+
+
+def test_the_python_example_in_the_readme_runs(tmp_path: Path):
+    home = tmp_path / "home"
+    Memory.init(home / "agent-memory", embeddings=False).close()
+    env = {**os.environ, "HOME": str(home)}
+    env.pop("MEMSTRATA_WORKSPACE", None)
+    [example] = python_blocks(README)
+    result = subprocess.run(
+        [sys.executable, "-c", example],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Admitted(" in result.stdout
+    assert "opinions/ann-prefers-oat-milk" in result.stdout
+    assert "<recall>" in result.stdout
