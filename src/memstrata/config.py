@@ -195,7 +195,9 @@ def _key_lines(text: str) -> dict[tuple[str, str | None], int]:
 
 #: keys where 0 means nothing at all: a recall of no items is no recall, a summary of no
 #: characters refuses every write, a cap of no active topics archives every topic
-_AT_LEAST_ONE = frozenset({"recall.default_k", "topics.summary_max_chars", "topics.max_active"})
+_AT_LEAST_ONE = frozenset(
+    {"recall.default_k", "topics.summary_max_chars", "topics.max_active", "raw.max_line_bytes"}
+)
 #: the largest value of keys that have one: cosines and shares are at most 1, and recall
 #: returns at most as many items as ``Memory.recall`` takes (``recall.inputs.MAX_RESULTS``)
 _AT_MOST: dict[str, float] = {

@@ -862,6 +862,7 @@ class Memory:
                 redact=self.config.raw.redact_secrets,
                 spool_dir=self.workspace.spool_dir,
                 stdin=stdin,
+                max_line_bytes=self.config.raw.max_line_bytes,
             )
 
     def files_to_ingest(self, paths: Sequence[str | Path] | str | Path) -> list[Path]:

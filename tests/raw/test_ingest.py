@@ -191,9 +191,11 @@ def test_a_named_file_no_importer_claims_is_a_problem(memory: Memory, tmp_path: 
     assert "not a transcript format" in report.problems[0].message
 
 
-def test_a_missing_path_is_a_clear_error(memory: Memory, tmp_path: Path):
-    with pytest.raises(InputError, match="no such file"):
-        memory.ingest([tmp_path / "missing.jsonl"])
+def test_a_missing_path_is_a_problem_naming_it(memory: Memory, tmp_path: Path):
+    missing = tmp_path / "missing.jsonl"
+    report = memory.ingest([missing])
+    assert [str(problem) for problem in report.problems] == [f"{missing}: no such file or folder"]
+    assert report.files == 0
 
 
 def test_chinese_turns_are_found_by_chinese_queries(memory: Memory, tmp_path: Path):

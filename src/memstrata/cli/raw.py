@@ -43,8 +43,9 @@ def ingest(
     """Import transcripts (files or folders such as ~/.claude/projects or ~/.codex/sessions).
 
     Re-importing a file, or a longer version of it, adds only what is new. Lines that do not
-    parse are reported with their line number, files and folders that cannot be read by name;
-    the rest imports (exit status 1 if any).
+    parse, or are longer than [raw] max_line_bytes, are reported with their line number; files
+    and folders that cannot be read, or are not there, by name; the rest imports (exit status
+    1 if any).
     '-' reads one transcript from standard input; a pipe such as <(…) is read the same way.
 
     Example: memstrata ingest ~/.claude/projects --agent claude-code:me:main

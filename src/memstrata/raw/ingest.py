@@ -131,7 +131,9 @@ def paths_named(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
 
 def collect_files(paths: Iterable[Path]) -> list[Path]:
     """Expand folders into their candidate files (sorted); files and streams named directly
-    (``-`` for standard input, a pipe) are kept."""
+    (``-`` for standard input, a pipe) are kept, and so is a path that is not there: the
+    import names it as a problem and goes on with the rest (``ingest ~/.claude/projects
+    ~/.codex/sessions`` on a machine with one of the two)."""
     found: list[Path] = []
     for path in paths:
         if is_stream(path):
@@ -149,7 +151,7 @@ def collect_files(paths: Iterable[Path]) -> list[Path]:
                 "file and import that"
             )
         else:
-            raise InputError(f"{path}: no such file or folder")
+            found.append(path)
     return found
 
 
@@ -185,6 +187,7 @@ def ingest_files(
     redact: bool = True,
     spool_dir: Path | None = None,
     stdin: BinaryIO | None = None,
+    max_line_bytes: int | None = None,
 ) -> IngestReport:
     """Import ``files`` into ``store``; ``named`` files it cannot import are problems.
 
@@ -195,35 +198,46 @@ def ingest_files(
 
     With ``redact`` (the default, ``[raw] redact_secrets``) every turn's text and tool input
     has its secrets replaced by typed placeholders before it is stored; the report counts them.
+    A line longer than ``max_line_bytes`` (``[raw] max_line_bytes``; default: the importers'
+    own) is a problem naming it, and skipped.
     """
     if format_name != "auto" and format_name not in FORMATS:
         raise InputError(f"unknown format {format_name!r}; expected auto or {', '.join(FORMATS)}")
     report = IngestReport()
+    reading = _Reading(format_name, agent, redact, max_line_bytes)
     stored: set[str] = set()
     for path in files:
         if on_file is not None:
             on_file(path)
         if not is_stream(path):
-            stored |= _ingest_one(store, path, format_name, agent, path in named, report, redact)
+            stored |= _ingest_one(store, path, reading, path in named, report)
             continue
         if spool_dir is None:
             raise InputError(f"{stream_label(path)}: a stream needs a folder to copy it into")
         with spooled(path, spool_dir, format_name, stdin) as copy:
             label = stream_label(path)
-            stored |= _ingest_one(store, copy, format_name, agent, True, report, redact, label)
+            stored |= _ingest_one(store, copy, reading, True, report, label)
     report.sessions = len(stored)
     report.found_no_transcript = report.files == 0 and report.skipped_unchanged == 0
     return report
 
 
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How the files of one ingest are read (see :func:`ingest_files`)."""
+
+    format_name: str
+    agent: str | None
+    redact: bool
+    max_line_bytes: int | None
+
+
 def _ingest_one(
     store: RawStore,
     path: Path,
-    format_name: str,
-    agent: str | None,
+    reading: _Reading,
     named: bool,
     report: IngestReport,
-    redact: bool,
     stream: str | None = None,
 ) -> set[str]:
     """Import one file; ``stream`` names the stream ``path`` is a copy of, in its place. The
@@ -235,8 +249,11 @@ def _ingest_one(
     if path.is_dir():
         report.problems.append(Problem(shown, None, f"cannot list the folder: {_unlisted(path)}"))
         return set()
+    if not path.exists() and not path.is_symlink():
+        report.problems.append(Problem(shown, None, "no such file or folder"))
+        return set()
     try:
-        return _import_file(store, path, format_name, agent, named, report, redact, stream)
+        return _import_file(store, path, reading, named, report, stream)
     except OSError as error:
         reason = error.strerror or str(error)
         report.problems.append(Problem(shown, None, f"cannot read the file: {reason}"))
@@ -255,13 +272,12 @@ def _unlisted(folder: Path) -> str:
 def _import_file(
     store: RawStore,
     path: Path,
-    format_name: str,
-    agent: str | None,
+    reading: _Reading,
     named: bool,
     report: IngestReport,
-    redact: bool,
     stream: str | None,
 ) -> set[str]:
+    format_name, agent = reading.format_name, reading.agent
     shown = stream or str(path)
     source = stream or mend_utf8(str(path.resolve()))  # a name that is no UTF-8, as shown
     stat = path.stat()
@@ -291,7 +307,7 @@ def _import_file(
     if chosen is None:
         _skip_unknown(shown, "not a transcript format memstrata knows; try --format", named, report)
         return set()
-    parsed = parse_file(path, chosen, agent)
+    parsed = parse_file(path, chosen, agent, reading.max_line_bytes)
     if not parsed.sessions and format_name != "auto" and not is_format(path, chosen):
         # Not a failure of the file but of the format asked for; never marked, so the right
         # format (or auto) can still import it.
@@ -315,7 +331,7 @@ def _import_file(
         if stream:
             session = replace(session, source_path=stream)
         report.mended_turns += mended
-        if redact:
+        if reading.redact:
             turns = tuple(_redacted(turn, report.redacted) for turn in turns)
             # The title is the first line of a turn: its redaction was counted there.
             session = replace(session, title=redact_secrets(session.title).text)

@@ -88,11 +88,18 @@ def _read_head(path: Path) -> bytes:
         return handle.read(HEAD_BYTES)
 
 
-def parse_file(path: Path, format_name: str, agent: str | None) -> ParsedFile:
-    """Parse ``path`` with the importer for ``format_name``."""
+def parse_file(
+    path: Path, format_name: str, agent: str | None, max_line_bytes: int | None = None
+) -> ParsedFile:
+    """Parse ``path`` with the importer for ``format_name``; a line longer than
+    ``max_line_bytes`` (default: the importers' own, 8 MiB) is reported and skipped."""
     modules = importer_modules()
     if format_name not in modules:
         raise InputError(f"unknown format {format_name!r}; expected one of {', '.join(FORMATS)}")
     module = modules[format_name]
-    parsed: ParsedFile = module.parse(path, agent or default_agent(module.HARNESS))
+    key = agent or default_agent(module.HARNESS)
+    if max_line_bytes is None:
+        parsed: ParsedFile = module.parse(path, key)
+    else:
+        parsed = module.parse(path, key, max_line_bytes)
     return parsed

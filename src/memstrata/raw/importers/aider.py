@@ -34,6 +34,7 @@ from pathlib import Path
 from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
+from memstrata.raw.importers.lines import MAX_LINE_BYTES, bounded_lines
 from memstrata.raw.importers.turns import cap_text, title_line
 
 FORMAT = "aider"
@@ -71,24 +72,29 @@ def sniff(path: Path, head: bytes) -> bool:
     return path.suffix.lower() == ".md" and b"\n" + HEADER.encode() in b"\n" + head
 
 
-def parse(path: Path, agent: str) -> ParsedFile:
-    """Read every run in the history file as its own session."""
-    runs, problems = _read_runs(path)
+def parse(path: Path, agent: str, max_line_bytes: int = MAX_LINE_BYTES) -> ParsedFile:
+    """Read every run in the history file as its own session; a line longer than
+    ``max_line_bytes`` is reported and skipped."""
+    runs, problems = _read_runs(path, max_line_bytes)
     sessions = tuple(
         parsed for parsed in (_session(path, agent, run) for run in runs) if parsed is not None
     )
     return ParsedFile(str(path), FORMAT, sessions, tuple(problems))
 
 
-def _read_runs(path: Path) -> tuple[list[_Run], list[Problem]]:
+def _read_runs(path: Path, max_line_bytes: int) -> tuple[list[_Run], list[Problem]]:
     runs: list[_Run] = []
     problems: list[Problem] = []
     reader = _BlockReader()
     offset = 0
     orphan_reported = False
     with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            start, offset = offset, offset + len(raw)
+        for number, (raw, taken) in enumerate(bounded_lines(handle, max_line_bytes), start=1):
+            start, offset = offset, offset + taken
+            if raw is None:
+                message = f"line longer than {max_line_bytes} bytes, skipped"
+                problems.append(Problem(str(path), number, message))
+                continue
             if not raw.endswith(b"\n"):
                 # Only the last line can lack its line end: aider is writing it, or the file was
                 # cut. Stored now, the fragment would stay glued to the turn before for good

@@ -33,7 +33,7 @@ from typing import Any
 from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
-from memstrata.raw.importers.lines import read_json_lines
+from memstrata.raw.importers.lines import MAX_LINE_BYTES, read_json_lines
 from memstrata.raw.importers.turns import cap_text, title_line, tool_call
 
 FORMAT = "claude-code"
@@ -69,11 +69,11 @@ def sniff(path: Path, head: bytes) -> bool:
     return head.startswith(b'{"parentUuid":') and b'"sessionId":"' in head
 
 
-def parse(path: Path, agent: str) -> ParsedFile:
+def parse(path: Path, agent: str, max_line_bytes: int = MAX_LINE_BYTES) -> ParsedFile:
     """Read one Claude Code ``.jsonl`` file into its sessions and turns."""
     transcript = _Transcript(path, agent)
     problems: list[Problem] = []
-    for item in read_json_lines(path):
+    for item in read_json_lines(path, max_line_bytes):
         if isinstance(item, Problem):
             problems.append(item)
             continue

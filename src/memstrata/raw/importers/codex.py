@@ -30,7 +30,7 @@ from typing import Any
 from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
-from memstrata.raw.importers.lines import read_json_lines
+from memstrata.raw.importers.lines import MAX_LINE_BYTES, read_json_lines
 from memstrata.raw.importers.turns import cap_text, title_line, tool_call
 
 FORMAT = "codex"
@@ -72,11 +72,11 @@ def sniff(path: Path, head: bytes) -> bool:
     )
 
 
-def parse(path: Path, agent: str) -> ParsedFile:
+def parse(path: Path, agent: str, max_line_bytes: int = MAX_LINE_BYTES) -> ParsedFile:
     """Read one Codex rollout into its session and turns."""
     rollout = _Rollout(path)
     problems: list[Problem] = []
-    for item in read_json_lines(path):
+    for item in read_json_lines(path, max_line_bytes):
         if isinstance(item, Problem):
             problems.append(item)
             continue

@@ -31,7 +31,7 @@ from typing import Any
 from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
-from memstrata.raw.importers.lines import JsonLine, read_json_lines
+from memstrata.raw.importers.lines import MAX_LINE_BYTES, JsonLine, read_json_lines
 from memstrata.raw.importers.turns import cap_text, first_json_object, title_line, tool_call
 
 FORMAT = "gemini"
@@ -69,10 +69,10 @@ def sniff(path: Path, head: bytes) -> bool:
     return False
 
 
-def parse(path: Path, agent: str) -> ParsedFile:
+def parse(path: Path, agent: str, max_line_bytes: int = MAX_LINE_BYTES) -> ParsedFile:
     """Read one Gemini recording into (at most) one session."""
     if path.suffix.lower() == ".jsonl":
-        header, messages, problems = _read_jsonl(path)
+        header, messages, problems = _read_jsonl(path, max_line_bytes)
     else:
         header, messages, problems = _read_document(path)
     parsed = _build_session(path, agent, header, messages)
@@ -97,11 +97,13 @@ def _read_document(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], li
     return document, messages, []
 
 
-def _read_jsonl(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[Problem]]:
+def _read_jsonl(
+    path: Path, max_line_bytes: int
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[Problem]]:
     header: dict[str, Any] = {}
     by_id: dict[str, dict[str, Any]] = {}
     problems: list[Problem] = []
-    for item in read_json_lines(path):
+    for item in read_json_lines(path, max_line_bytes):
         if isinstance(item, Problem):
             problems.append(item)
             continue

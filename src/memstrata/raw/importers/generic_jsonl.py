@@ -77,12 +77,12 @@ def sniff(path: Path, head: bytes) -> bool:
     return ("role" in first or "speaker" in first) and ("content" in first or "text" in first)
 
 
-def parse(path: Path, agent: str) -> ParsedFile:
+def parse(path: Path, agent: str, max_line_bytes: int = MAX_LINE_BYTES) -> ParsedFile:
     """Read every message line; lines are grouped into sessions by their session field."""
     key = _file_key(path)
     drafts: dict[str, _Draft] = {}
     problems: list[Problem] = []
-    for item in read_json_lines(path):
+    for item in read_json_lines(path, max_line_bytes):
         if isinstance(item, Problem):
             problems.append(item)
             continue

@@ -32,7 +32,7 @@ def read_json_lines(
     or is still being written.
     """
     with path.open("rb") as handle:
-        for number, raw in enumerate(_bounded_lines(handle, max_line_bytes), start=1):
+        for number, (raw, _taken) in enumerate(bounded_lines(handle, max_line_bytes), start=1):
             if raw is None:
                 yield Problem(
                     str(path), number, f"line longer than {max_line_bytes} bytes, skipped"
@@ -60,18 +60,21 @@ def _cut_short(raw: bytes, message: str) -> str:
     return f"last line cut short (the file ends mid-line: truncated or being written); {message}"
 
 
-def _bounded_lines(handle: Any, max_line_bytes: int) -> Iterator[bytes | None]:
-    """Yield lines, never holding more than ``max_line_bytes`` of one; ``None`` if too long."""
+def bounded_lines(handle: Any, max_line_bytes: int) -> Iterator[tuple[bytes | None, int]]:
+    """Yield each line with the bytes it took, never holding more than ``max_line_bytes`` of
+    one: a longer line is ``None`` (``[raw] max_line_bytes``: reported and skipped)."""
     while True:
         chunk = handle.readline(max_line_bytes + 1)
         if not chunk:
             return
         if len(chunk) > max_line_bytes and not chunk.endswith(b"\n"):
             # Drain the rest of the oversized line in bounded pieces.
+            taken = len(chunk)
             while True:
                 rest = handle.readline(max_line_bytes)
+                taken += len(rest)
                 if not rest or rest.endswith(b"\n"):
                     break
-            yield None
+            yield None, taken
             continue
-        yield chunk
+        yield chunk, len(chunk)

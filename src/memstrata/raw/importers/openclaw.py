@@ -26,7 +26,7 @@ from typing import Any
 from memstrata.clock import iso_or_empty
 from memstrata.model import Problem, Session, Turn
 from memstrata.raw.importers import ParsedFile, ParsedSession
-from memstrata.raw.importers.lines import read_json_lines
+from memstrata.raw.importers.lines import MAX_LINE_BYTES, read_json_lines
 from memstrata.raw.importers.turns import cap_text, first_json_object, title_line, tool_call
 
 FORMAT = "openclaw"
@@ -54,13 +54,13 @@ def sniff(path: Path, head: bytes) -> bool:
     return first is not None and first.get("type") == "session" and "version" in first
 
 
-def parse(path: Path, agent: str) -> ParsedFile:
+def parse(path: Path, agent: str, max_line_bytes: int = MAX_LINE_BYTES) -> ParsedFile:
     """Read one session file; the session id comes from its header (else the file name)."""
     header: dict[str, Any] | None = None
     drafts: list[_Draft] = []
     problems: list[Problem] = []
     last_time = ""
-    for item in read_json_lines(path):
+    for item in read_json_lines(path, max_line_bytes):
         if isinstance(item, Problem):
             problems.append(item)
             continue
