@@ -20,9 +20,11 @@ from memstrata.workspace.layout import init_workspace
 
 class FakeEmbeddings(BaseHTTPRequestHandler):
     """Embeds with the hashing embedder (16 wide, not normalised, rows out of order) while
-    ``mode`` is ``ok``; ``http-500``, ``strings``, ``ragged`` (one row short) and ``wider``
-    (24 wide) fail the ways endpoints do, ``hang`` answers nothing until the server stops, and
-    the model ``broken`` always answers HTTP 500. With ``required_key`` set, a request without
+    ``mode`` is ``ok`` (or ``huge``, the same rows times 1e300); ``http-500``, ``strings``,
+    ``ragged`` (one row short), ``wider`` (24 wide), ``zeros`` (zero vectors), ``empty`` (no
+    numbers), ``same-index`` (every row index 0) and ``overflow`` (a number past a double)
+    fail the ways endpoints do, ``hang`` answers nothing until the server stops, and the
+    model ``broken`` always answers HTTP 500. With ``required_key`` set, a request without
     ``Authorization: Bearer <key>`` gets HTTP 401, as OpenAI's does. Every request is kept in
     ``requests``."""
 
@@ -54,8 +56,20 @@ class FakeEmbeddings(BaseHTTPRequestHandler):
             rows = [["x"] * width for _ in rows]
         if mode == "ragged":  # one row a number short
             rows[-1] = rows[-1][:-1]
+        if mode == "zeros":
+            rows = [[0.0] * width for _ in rows]
+        if mode == "empty":
+            rows = [[] for _ in rows]
+        if mode == "huge":  # past float32 (3.4e38), still a double
+            rows = [[value * 1e300 for value in row] for row in rows]
+        if mode == "overflow":  # a JSON number past a double, which Python reads as infinity
+            rows = [["1e400", *row[1:]] for row in rows]
         data = [{"index": i, "embedding": row} for i, row in enumerate(rows)]
+        if mode == "same-index":
+            data = [{"index": 0, "embedding": row} for row in rows]
         payload = json.dumps({"data": list(reversed(data))}).encode()
+        if mode == "overflow":
+            payload = payload.replace(b'"1e400"', b"1e400")
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(payload)))

@@ -90,3 +90,30 @@ def test_an_endpoint_that_does_not_answer_fails_after_the_timeout(server):
 
     with pytest.raises(EmbeddingEndpointError, match="timed out"):
         OpenAIEmbedder(server, "tiny", timeout_s=0.3).embed(["alpha"])
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("strings", "vectors that are not numbers"),
+        ("overflow", "numbers that are not finite"),
+        ("zeros", "only zero vectors, which point nowhere"),
+        ("empty", "vectors of no numbers (width 0)"),
+        ("same-index", "the vectors' indexes are not 0 to 1, one each"),
+    ],
+)
+def test_an_answer_that_holds_no_embeddings_is_an_endpoint_error_saying_what_is_wrong(
+    server, mode: str, said: str
+):
+    FakeEmbeddings.mode = mode
+    with pytest.raises(EmbeddingEndpointError) as raised:
+        OpenAIEmbedder(server, "tiny").embed(["alpha", "beta"])
+    assert str(raised.value) == f"{server}/embeddings: {said}"
+
+
+def test_numbers_past_float32_are_scaled_into_unit_rows_not_infinities(server):
+    FakeEmbeddings.mode = "huge"
+
+    rows = OpenAIEmbedder(server, "tiny").embed(["alpha", "beta"])
+
+    assert np.allclose(rows, HashingEmbedder(16).embed(["alpha", "beta"]), atol=1e-5)

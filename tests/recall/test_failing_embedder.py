@@ -49,7 +49,7 @@ def test_an_unreachable_endpoint_leaves_recall_lexical_and_says_why(tmp_path, fi
     assert isinstance(verdict, Admitted)  # the gate decided on its lexical checks
 
 
-@pytest.mark.parametrize("failure", ["http-500", "strings", "wider"])
+@pytest.mark.parametrize("failure", ["http-500", "strings", "wider", "zeros", "empty", "overflow"])
 def test_an_endpoint_that_starts_failing_is_rested_then_tried_again(
     tmp_path: Path, fixed_now: datetime, endpoint: str, failure: str, monkeypatch
 ):

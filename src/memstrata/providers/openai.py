@@ -90,24 +90,48 @@ class OpenAIEmbedder:
             raise EmbeddingEndpointError(f"{self.base_url}/embeddings: {error}") from error
         except json.JSONDecodeError as error:
             raise EmbeddingEndpointError(f"{self.base_url}/embeddings: not JSON") from error
+        where = f"{self.base_url}/embeddings"
         try:
             items = sorted(payload["data"], key=lambda item: item.get("index", 0))
             rows = [item["embedding"] for item in items]
         except (KeyError, TypeError, AttributeError) as error:
-            raise EmbeddingEndpointError(
-                f"{self.base_url}/embeddings: no 'data[].embedding' in the answer"
-            ) from error
+            raise EmbeddingEndpointError(f"{where}: no 'data[].embedding' in the answer") from error
         if len(rows) != len(batch):
+            raise EmbeddingEndpointError(f"{where}: {len(rows)} vectors for {len(batch)} texts")
+        if [item.get("index", place) for place, item in enumerate(items)] != list(range(len(rows))):
+            # sorting by a repeated or missing index would pair texts with others' vectors
             raise EmbeddingEndpointError(
-                f"{self.base_url}/embeddings: {len(rows)} vectors for {len(batch)} texts"
+                f"{where}: the vectors' indexes are not 0 to {len(rows) - 1}, one each"
             )
         widths = sorted({len(row) if isinstance(row, list) else -1 for row in rows})
         if len(widths) > 1 or widths[:1] == [-1]:
             shown = ", ".join("not a list" if width < 0 else str(width) for width in widths)
-            raise EmbeddingEndpointError(
-                f"{self.base_url}/embeddings: vectors of different widths or kinds ({shown})"
-            )
-        return normalise_rows(rows)
+            raise EmbeddingEndpointError(f"{where}: vectors of different widths or kinds ({shown})")
+        if widths == [0]:
+            raise EmbeddingEndpointError(f"{where}: vectors of no numbers (width 0)")
+        return _checked_rows(rows, where)
+
+
+def _checked_rows(rows: list[list[object]], where: str) -> Vectors:
+    """``rows`` normalised, once they are finite numbers and not all zero.
+
+    A row of strings, an overflow (``1e400`` is read as infinity) or a batch of zero vectors
+    (no direction, so every text is as near as every other) is no embedding: it is refused
+    here, before normalising would turn it into NaNs (and numpy's warning on stderr)."""
+    try:
+        matrix = np.asarray(rows, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise EmbeddingEndpointError(f"{where}: vectors that are not numbers") from error
+    if matrix.ndim != 2:
+        raise EmbeddingEndpointError(f"{where}: vectors that are not lists of numbers")
+    if not np.isfinite(matrix).all():
+        raise EmbeddingEndpointError(f"{where}: numbers that are not finite")
+    largest = np.abs(matrix).max(axis=1, keepdims=True)
+    if not largest.any():
+        raise EmbeddingEndpointError(f"{where}: only zero vectors, which point nowhere")
+    # scaled to at most 1 first: a finite 1e39 is past float32, and squaring 1e200 overflows
+    largest[largest == 0.0] = 1.0
+    return normalise_rows(matrix / largest)
 
 
 def endpoint_label(base_url: str) -> str:
