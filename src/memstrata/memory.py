@@ -73,10 +73,10 @@ from memstrata.recall.access import Access, AccessLog, access_keys, item_keys
 from memstrata.recall.filters import RecallFilters
 from memstrata.recall.hybrid import listing_note, recall_items
 from memstrata.recall.inputs import (
-    checked_bound,
     checked_count,
     checked_entity,
     checked_query,
+    checked_window,
 )
 from memstrata.recall.lexical import search_topics
 from memstrata.recall.long_query import cut_query, searched_with_notes
@@ -1072,22 +1072,16 @@ class Memory:
                 f"unknown kind {kind!r}; expected one of {', '.join(FACT_KINDS)} or note"
             )
         now = self.clock()
+        start, end = checked_window(since, until, now)
         filters = RecallFilters(
             k=k or self.config.recall.default_k,
-            since=checked_bound(since, now, "since", start=True),
-            until=checked_bound(until, now, "until", start=False),
+            since=start,
+            until=end,
             kind=kind,
             entity=checked_entity(entity),
             include_archived=include_archived,
             include_superseded=include_superseded,
         )
-        if filters.since and filters.until and filters.since >= filters.until:
-            raise InputError(
-                f"since {since!r} and until {until!r} are the same instant, and until is not"
-                " included: no time lies between"
-                if filters.since == filters.until
-                else f"since {since!r} starts after until {until!r} ends: no time lies between"
-            )
         query, notes = searched_with_notes(query)
         if not content_terms(query) and not (since or until or kind or entity):
             # nothing to match: returning what lies nearest an empty vector would be noise
@@ -1209,7 +1203,9 @@ class Memory:
 
     def access_of(self, source: str) -> Access:
         """How often recall returned ``source`` (a topic id, a journal line) and when last;
-        never: ``Access(0, "")``. Read from ``.memstrata/access.db``; nothing is written."""
+        never: ``Access(0, "")``. Read from ``.memstrata/access.db``; nothing is written but
+        the index's refresh, so that a journal line is keyed by what is there now."""
+        self.refresh()
         return self._accesses([source]).get(source, Access(0, ""))
 
     def _accesses(self, sources: Sequence[str]) -> dict[str, Access]:

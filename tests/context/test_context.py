@@ -91,6 +91,62 @@ def test_topics_the_index_leaves_out_are_counted_and_reach_the_metrics(workspace
     assert summary.trims == index.omitted
 
 
+def test_an_index_line_wider_once_injected_is_trimmed_and_counted_in_the_last_line(
+    workspace: Path,
+):
+    # a hand edit puts escape characters in the gists: each is injected as its picture (␛,
+    # three bytes for one), so lines the rendering fitted in the budget no longer all fit
+    with Memory(workspace) as memory:
+        for n in range(30):
+            memory.write_topic(f"notes/t{n:02d}", f"# Topic {n}\nWords about subject {n}.\n")
+        escapes = "\x1b" * 16
+        for n in range(30):
+            summary = workspace / "memory" / "topics" / "notes" / f"t{n:02d}" / "summary.md"
+            summary.write_text(f"# Topic {n}\nWords about {escapes} subject {n}.\n")
+        compiled = memory.context()
+
+    index = compiled.channel("index")
+    shown = [item.label for item in index.items if item.label]
+    assert index.trimmed and "" not in index.trimmed
+    assert len(shown) + len(index.trimmed) + index.omitted == 30
+    left_out = len(index.trimmed) + index.omitted
+    assert index.text.endswith(
+        f"(+{left_out} more topics not shown; search or recall to find them)\n"
+    )
+    assert "\x1b" not in index.text and index.bytes <= 2048
+
+
+def test_an_index_given_as_text_alone_keeps_the_count_its_last_line_gave():
+    from memstrata.context.compile import index_items, more_topics_line
+
+    lines = [f"- notes/t{n} — Topic {n}: {chr(0x1B) * 20}\n" for n in range(3)]
+    view = "".join(lines) + more_topics_line(7)
+    budget = sum(len(line.encode()) for line in lines) + len(more_topics_line(7).encode())
+
+    compiled = compile_context([], index_items(view), [], BudgetsConfig(100, budget, 100))
+
+    index = compiled.channel("index")
+    assert index.trimmed and index.omitted == 7
+    assert index.text.endswith(more_topics_line(7 + len(index.trimmed)))
+    assert index.bytes <= budget
+
+
+def test_the_index_counts_what_it_leaves_out_in_the_words_the_wiki_renders():
+    from memstrata.context.compile import more_topics_line
+    from memstrata.model import IndexEntry
+    from memstrata.wiki.index_file import render_index
+
+    for count in (1, 2):
+        entries = [
+            IndexEntry(f"notes/t{n}", f"Topic {n}", "gist " * 40, "active", f"2026-12-0{n + 1}")
+            for n in range(count + 1)
+        ]
+        one_line = len(f"- notes/t0 — Topic 0: {'gist ' * 40}\n".encode())
+        view = render_index(entries, one_line + len(more_topics_line(count).encode()))
+        assert view.omitted == count
+        assert view.text.splitlines(keepends=True)[-1] == more_topics_line(count)
+
+
 def test_a_title_that_repeats_the_summary_is_injected_once(workspace: Path):
     with Memory(workspace) as memory:
         memory.remember("Deploys go out on Thursdays after the standup")
@@ -177,10 +233,12 @@ def test_caps_hold_and_output_is_deterministic_for_any_content(rules, index, rec
     assert first == again
     for channel, budget in zip(first.channels, budgets, strict=True):
         assert channel.bytes <= budget
+        # every item given is in or trimmed; the Index may add its "+N more" line
         assert (
-            len(channel.items) + len(channel.trimmed)
+            len([item for item in channel.items if item.label]) + len(channel.trimmed)
             == {"rules": len(rules), "index": len(index), "recall": len(recall)}[channel.name]
         )
+        assert "" not in channel.trimmed
 
 
 @settings(

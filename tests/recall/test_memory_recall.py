@@ -117,7 +117,9 @@ def test_a_since_after_the_until_is_a_clear_error(demo: Memory):
     with pytest.raises(InputError, match="since '2025-11-27' starts after until"):
         demo.recall("Ann", since="2025-11-27", until="2025-11-20")
     at = "2025-11-26T10:05:00Z"
-    with pytest.raises(InputError, match="are the same instant, and until is not included"):
+    with pytest.raises(
+        InputError, match=r"starts at .*, where until .* ends \(until is not included"
+    ):
         demo.recall("Ann", since=at, until=at)
 
 
@@ -458,3 +460,20 @@ def test_a_superseded_fact_asked_for_comes_after_the_fact_that_replaced_it(words
 
     assert [item.state for item in items[:2]] == ["active", "superseded"]
     assert "cortado" in items[0].content
+
+
+def test_access_of_reads_the_journal_as_it_is_now(workspace: Path):
+    # no recall in between: access_of itself picks up the edit before keying the line
+    day = workspace / "memory" / "2025-11-26.md"
+    day.write_text("# 2025-11-26\n\n## Retain\n- W @Ann prefers cortado coffee\n", "utf-8")
+    with Memory(workspace, embeddings=False) as memory:
+        for _ in range(2):
+            memory.recall("cortado")
+        day.write_text(
+            "# 2025-11-26\n\n- Reviewed the billing PR\n- Lunch with the platform team\n"
+            "\n## Retain\n- W @Ann prefers cortado coffee\n",
+            encoding="utf-8",
+        )
+
+        assert memory.access_of("memory/2025-11-26.md#L7").count == 2
+        assert memory.access_of("memory/2025-11-26.md#L4").count == 0

@@ -42,6 +42,12 @@ def test_a_filter_lists_its_k_newest_items_and_says_how_many_more_pass(index: In
     assert note == "5 more items pass the filters; raise k to list them"
 
 
+def test_one_item_left_out_is_one_item_in_the_note(index: IndexDB):
+    _, note = _recall(index, "", RecallFilters(k=DAYS - 1, entity="Ann"))
+
+    assert note == "1 more item passes the filters; raise k to list it"
+
+
 @pytest.mark.parametrize("k", [DAYS, DAYS + 5])
 def test_a_filter_that_lets_k_items_or_fewer_through_lists_them_all_without_a_note(
     index: IndexDB, k: int

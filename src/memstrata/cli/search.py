@@ -89,6 +89,31 @@ def _a_time(ctx: click.Context, param: click.Parameter, value: str | None) -> st
     return value
 
 
+def _an_entity(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse an empty ``--entity`` as the bad option value it is (exit 2)."""
+    from memstrata.errors import InputError
+    from memstrata.recall.inputs import checked_entity
+
+    try:
+        return checked_entity(value)
+    except InputError as error:
+        raise click.BadParameter(str(error)) from error
+
+
+def _refuse_an_empty_window(since: str | None, until: str | None) -> None:
+    """Refuse bounds with no time between them as a usage error (exit 2, as a bound that
+    cannot be read), before the workspace is opened."""
+    from datetime import UTC, datetime
+
+    from memstrata.errors import InputError
+    from memstrata.recall.inputs import checked_window
+
+    try:
+        checked_window(since, until, datetime.now(UTC))
+    except InputError as error:
+        raise click.UsageError(str(error)) from error
+
+
 @click.command()
 @click.argument("query", nargs=-1)
 @click.option(
@@ -115,7 +140,12 @@ def _a_time(ctx: click.Context, param: click.Parameter, value: str | None) -> st
     help="Only this kind of knowledge: world (W), experience (B), opinion (O), observation "
     "(S), or note (an untyped journal line).",
 )
-@click.option("--entity", default=None, help="Only items about this entity (@name or name).")
+@click.option(
+    "--entity",
+    default=None,
+    callback=_an_entity,
+    help="Only items about this entity (@name or name).",
+)
 @click.option("--include-archived", is_flag=True, help="Also archived (and superseded) topics.")
 @click.option("--include-superseded", is_flag=True, help="Also superseded topics (the chain).")
 @click.option("--explain", is_flag=True, help="Show the score and which arms found each item.")
@@ -143,6 +173,7 @@ def recall(
     """
     if not query and not (since or until or kind or entity):
         raise click.UsageError("give a QUERY, or a filter (--since, --until, --kind, --entity)")
+    _refuse_an_empty_window(since, until)
     result = open_memory(ctx).recall(
         " ".join(query),
         k=k,
@@ -204,6 +235,9 @@ def context(
         for c in compiled.channels
     )
     click.echo(f"-- {sizes}", err=True)
+    for channel in compiled.channels:
+        if channel.trimmed:
+            click.echo(f"trimmed from {channel.name}: {_named(channel.trimmed)}", err=True)
     for note in compiled.notes:
         click.echo(f"note: {note}", err=True)
 
@@ -260,6 +294,12 @@ def metrics(ctx: click.Context, days: int, as_json: bool) -> None:
 
 
 COMMANDS = (search, recall, context, metrics)
+
+
+def _named(labels: tuple[str, ...], most: int = 5) -> str:
+    """The first ``most`` of ``labels``, and how many more."""
+    more = f" and {len(labels) - most} more" if len(labels) > most else ""
+    return ", ".join(labels[:most]) + more
 
 
 def _near_only(arms: tuple[str, ...]) -> bool:

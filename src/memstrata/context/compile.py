@@ -191,6 +191,46 @@ def pack(name: str, items: Sequence[ContextItem], budget_bytes: int) -> Channel:
     return Channel(name, budget_bytes, tuple(kept), tuple(trimmed))
 
 
+_MORE_TOPICS = LazyPattern(r"\(\+(\d+) more topics? not shown")
+
+
+def more_topics_line(count: int) -> str:
+    """The Index's last line when ``count`` topics are not in it (the words
+    :func:`~memstrata.wiki.index_file.render_index` writes)."""
+    topics = "topic" if count == 1 else "topics"
+    return f"(+{count} more {topics} not shown; search or recall to find them)\n"
+
+
+def pack_index(items: Sequence[ContextItem], budget_bytes: int, omitted: int) -> Channel:
+    """The Index's topic lines in order while they fit, then the line that says how many
+    topics are not shown: ``omitted`` left out when the view was rendered, and any left out
+    here. A topic line is measured here as it is injected (a control character as its
+    picture, three bytes for one), so one the rendering fitted may not fit: it is trimmed, and
+    the last line counts it, rather than the last line itself being trimmed."""
+    packed = pack("index", items, budget_bytes)
+    if not packed.trimmed:
+        return replace(packed, omitted=omitted)
+    lines = [item for item in items if item.label]
+    # a caller that gives the view's text alone still has its count, in its last line
+    footers = [_MORE_TOPICS.match(item.text) for item in items if not item.label]
+    said = [int(found[1]) for found in footers if found]
+    omitted = max(omitted, *said) if said else omitted
+    kept: list[ContextItem] = []
+    used = 0
+    for line in lines:
+        left_out = omitted + len(lines) - len(kept) - 1
+        reserve = len(more_topics_line(left_out).encode()) if left_out else 0
+        if used + line.bytes + reserve > budget_bytes:
+            break
+        kept.append(line)
+        used += line.bytes
+    left_out = omitted + len(lines) - len(kept)
+    footer = ContextItem("index", "", more_topics_line(left_out))
+    fits = used + footer.bytes <= budget_bytes
+    trimmed = tuple(line.label for line in lines[len(kept) :])
+    return Channel("index", budget_bytes, (*kept, *([footer] if fits else [])), trimmed, omitted)
+
+
 def compile_context(
     rules: Sequence[ContextItem],
     index: Sequence[ContextItem],
@@ -204,11 +244,10 @@ def compile_context(
     A control character or bidi control in an item (a file edited by hand, an import) goes in
     as its picture (:func:`~memstrata.workspace.textfile.visible_text`): an escape sequence
     is no knowledge, and the context is printed to terminals too."""
-    index_channel = pack("index", _visible(index), budgets.index_bytes)
     return Context(
         (
             pack("rules", _visible(rules), budgets.resident_bytes),
-            replace(index_channel, omitted=index_omitted),
+            pack_index(_visible(index), budgets.index_bytes, index_omitted),
             pack("recall", _visible(recall), budgets.recall_bytes),
         )
     )

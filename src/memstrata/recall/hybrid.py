@@ -239,8 +239,11 @@ def listing_note(db: sqlite3.Connection, query: str, filters: RecallFilters, sho
     passing = len(filtered_items(db, filters, LISTING_MAX + 1))
     if passing <= shown:
         return ""
-    more = f"over {LISTING_MAX - shown}" if passing > LISTING_MAX else f"{passing - shown}"
-    return f"{more} more items pass the filters; raise k to list them"
+    if passing > LISTING_MAX:
+        return f"over {LISTING_MAX - shown} more items pass the filters; raise k to list them"
+    if passing - shown == 1:
+        return "1 more item passes the filters; raise k to list it"
+    return f"{passing - shown} more items pass the filters; raise k to list them"
 
 
 def _reranked(

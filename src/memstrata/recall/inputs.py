@@ -70,6 +70,25 @@ def checked_entity(value: object) -> str | None:
     if not isinstance(value, str):
         raise InputError(f"entity is a name (text), not {value!r}")
     name = checked_query(value)
-    if not name.lstrip("@").strip():
+    if not name.strip().lstrip("@").strip():
         raise InputError("entity is empty: give a name such as Ann or @ann, or leave it out")
     return name
+
+
+def checked_window(
+    since: str | datetime | date | None,
+    until: str | datetime | date | None,
+    now: datetime,
+) -> tuple[str, str]:
+    """``since`` and ``until`` as ISO bounds (see :func:`checked_bound`), once some time lies
+    between them: ``until`` is not included, so the same instant leaves none."""
+    start = checked_bound(since, now, "since", start=True)
+    end = checked_bound(until, now, "until", start=False)
+    if start and end and start >= end:
+        raise InputError(
+            f"since {since!r} starts at {start}, where until {until!r} ends (until is not"
+            " included): no time lies between"
+            if start == end
+            else f"since {since!r} starts after until {until!r} ends: no time lies between"
+        )
+    return start, end
