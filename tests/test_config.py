@@ -1,3 +1,4 @@
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ def test_design_defaults_are_the_documented_values():
     assert config.budgets.index_bytes == 2048
     assert config.budgets.recall_bytes == 6144
     assert config.garden.max_mutations == 25
-    assert config.dedup.gate_cosine == 0.92
+    assert config.dedup.garden_containment == 0.90
 
 
 def test_a_value_can_be_overridden(tmp_path: Path):
@@ -41,7 +42,7 @@ def test_a_value_can_be_overridden(tmp_path: Path):
         ("[budget]\nrecall_bytes = 1\n", "unknown section [budget]"),
         ("[budgets]\nrecall_bytes = 'big'\n", "budgets.recall_bytes must be int"),
         ("[budgets]\nrecall_bytes = true\n", "budgets.recall_bytes must be int"),
-        ("[dedup]\ngate_cosine = 'high'\n", "dedup.gate_cosine must be float"),
+        ("[dedup]\ngarden_containment = 'high'\n", "dedup.garden_containment must be float"),
         ("[budgets]\nrecall_bytes = -5\n", "must not be negative"),
         ("[recall]\ndefault_k = 0\n", "recall.default_k must be at least 1"),
         ("[topics]\nsummary_max_chars = 0\n", "topics.summary_max_chars must be at least 1"),
@@ -49,7 +50,7 @@ def test_a_value_can_be_overridden(tmp_path: Path):
         ("[recall]\ndefault_k = 5000\n", "recall.default_k must be at most 1000"),
         ("[recall]\nmin_similarity = 2.0\n", "recall.min_similarity must be at most 1"),
         ("[recall]\nmin_similarity = nan\n", "recall.min_similarity must be a number"),
-        ("[dedup]\ngate_cosine = inf\n", "dedup.gate_cosine must be a number"),
+        ("[dedup]\ngarden_containment = inf\n", "dedup.garden_containment must be a number"),
         ("[dedup]\nmerge_core_share = 1.5\n", "dedup.merge_core_share must be at most 1"),
         ("[embeddings]\nmodel = 'e5-smal'\n", "embeddings.model must be one of use-multilingual"),
         ("[embeddings]\nmodel = 'openai:@http://h/v1'\n", "embeddings.model names no model"),
@@ -139,3 +140,16 @@ def test_a_key_pasted_where_its_variable_belongs_is_refused_without_showing_it(t
 
     assert str(caught.value).startswith(f"{path}:2: embeddings.api_key_env must name")
     assert "very-secret" not in str(caught.value)
+
+
+def test_the_dedup_keys_older_files_hold_still_load(tmp_path: Path):
+    # init wrote gate_cosine (never read: the gate's cosine is calibrated per embedder) and
+    # garden_cosine (the gardener's share of shared words, now named so)
+    path = tmp_path / "memstrata.toml"
+    path.write_text("[dedup]\ngate_cosine = 0.92\ngarden_cosine = 0.8\n")
+    assert load_config(path).dedup == replace(Config().dedup, garden_containment=0.8)
+    path.write_text("[dedup]\ngarden_cosine = 0.8\ngarden_containment = 0.7\n")
+    assert load_config(path).dedup.garden_containment == 0.7
+    path.write_text("[dedup]\ngarden_cosine = 1.5\n")
+    with pytest.raises(ConfigError, match=r"dedup\.garden_containment must be at most 1"):
+        load_config(path)

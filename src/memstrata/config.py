@@ -71,8 +71,9 @@ class RecallConfig:
 
 @dataclass(frozen=True, slots=True)
 class DedupConfig:
-    gate_cosine: float = 0.92
-    garden_cosine: float = 0.90
+    #: the share of a topic's words another must hold for the gardener to weigh the two as
+    #: duplicates (it compares words: it runs with no embedder loaded)
+    garden_containment: float = 0.90
     merge_core_share: float = 0.85
 
 
@@ -202,8 +203,7 @@ _AT_LEAST_ONE = frozenset(
 #: returns at most as many items as ``Memory.recall`` takes (``recall.inputs.MAX_RESULTS``)
 _AT_MOST: dict[str, float] = {
     "recall.min_similarity": 1.0,
-    "dedup.gate_cosine": 1.0,
-    "dedup.garden_cosine": 1.0,
+    "dedup.garden_containment": 1.0,
     "dedup.merge_core_share": 1.0,
     "recall.default_k": 1000,
     # a day's wait for an endpoint: past it a timer cannot be set, and no read should wait
@@ -233,6 +233,17 @@ _CHECKS: dict[str, Callable[[Any], str]] = {
 }
 
 
+#: keys older settings files hold (``init`` wrote them) that named what they did not do: each
+#: is read as the key it became, unless that one is set too; ``None``: read by nothing, and
+#: accepted only so that such a file still loads
+_FORMER_KEYS: dict[str, str | None] = {
+    # the gate's duplicate cosine is calibrated per embedder (memstrata.gate.calibration)
+    "dedup.gate_cosine": None,
+    # the gardener's duplicate test was always a share of words, never a cosine
+    "dedup.garden_cosine": "garden_containment",
+}
+
+
 def _section_from_dict(
     section: Any, values: dict[str, Any], name: str, where: Callable[[str, str | None], str]
 ) -> Any:
@@ -240,6 +251,11 @@ def _section_from_dict(
     changes: dict[str, Any] = {}
     for key, value in values.items():
         origin = where(name, key)
+        if f"{name}.{key}" in _FORMER_KEYS:
+            became = _FORMER_KEYS[f"{name}.{key}"]
+            if became is None or became in values:
+                continue
+            key = became
         if key not in hints:
             known = ", ".join(hints)
             raise ConfigError(f"{origin}: unknown key {name}.{key}; known keys: {known}")

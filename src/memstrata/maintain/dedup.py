@@ -77,7 +77,7 @@ def plan_merge(keeper: Topic, other: Topic, why: str, now_iso: str, detail_max_c
 
 def tend_dedup(run: GardenRun) -> None:
     """Merge the unambiguous duplicates among topics new since the last run."""
-    threshold = run.config.dedup.garden_cosine
+    threshold = run.config.dedup.garden_containment
     core = run.config.dedup.merge_core_share
     for topic_id in run.items("dedup", run.survey.scope):
         for pair in run.words.pairs_of(topic_id, 0.0):
