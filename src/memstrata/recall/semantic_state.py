@@ -265,8 +265,16 @@ class SemanticState:
         return () if rest is None else (f"embedder resting: {rest.describe()}",)
 
     def summary(self) -> str:
-        """The configured embedder, as status shows it (no model is loaded to say so)."""
+        """The configured embedder, as status shows it (no model is loaded to say so), and
+        whether the module it comes in is missing, when the hashing embedder stands in."""
+        from memstrata.providers.embedder import missing_package
+
         spec = self.config.embeddings.model
         if spec == "none":
             return "none ([embeddings] model): lexical, entity and temporal arms only"
-        return spec if self.enabled else f"{spec} (off in this process)"
+        if not self.enabled:
+            return f"{spec} (off in this process)"
+        missing = missing_package(spec)
+        if missing:
+            return f"{spec} (not installed: {missing}; the hashing embedder stands in)"
+        return spec
