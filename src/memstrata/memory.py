@@ -1104,6 +1104,11 @@ class Memory:
         more = listing_note(self.index.db, query, filters, len(items))
         if more:
             notes.append(more)
+        if not items:
+            from memstrata.recall.temporal import nothing_in_time_note
+
+            if empty := nothing_in_time_note(query, now):
+                notes.append(empty)
         notes.extend(self.semantic.recall_notes(semantic))
         if self.access.note:
             notes.append(self.access.note)

@@ -156,6 +156,20 @@ def test_a_query_that_names_only_a_time_recalls_what_lies_in_it_newest_first(
     assert all(item.arms == ("temporal",) for item in items)
 
 
+def test_a_time_with_nothing_in_it_says_so_and_which_days_it_read(workspace: Path):
+    (workspace / "memory" / "2025-11-10.md").write_text("# 2025-11-10\n\n- Planning meeting.\n")
+    with Memory(workspace, clock=lambda: datetime(2025, 11, 27, 10, tzinfo=UTC)) as memory:
+        empty = memory.recall("what happened last week?")
+        other = memory.recall("what did Zed order?")
+
+    assert empty.items == ()
+    assert (
+        "nothing in the wiki or the journal lies in the time asked about "
+        "('last week': 2025-11-17 to 2025-11-23)"
+    ) in empty.notes
+    assert not any("time asked about" in note for note in other.notes)
+
+
 def test_the_gardeners_notes_are_kept_in_the_journal_but_never_recalled(memory: Memory):
     memory.write_topic("people/ann", "Ann leads design.")
     memory.log("Planted tulips with Ann")

@@ -568,3 +568,28 @@ def asks_only_about_time(query: str, windows: list[TimeWindow]) -> bool:
 
         rest = without_any_event_words(rest)
     return all(term in _ANY_EVENT for term in content_terms(rest))
+
+
+def nothing_in_time_note(query: str, now: datetime) -> str:
+    """For a recall that found nothing: when ``query`` asks only what lies in a time ("what
+    happened last week?"), a note saying that nothing does, and which span that was read as
+    (the user can see whether "last week" meant what they meant); else ""."""
+    windows = find_time_windows(query, now)
+    if not asks_only_about_time(query, windows):
+        return ""
+    spans = ", ".join(f"{window.phrase!r}: {span_text(window)}" for window in windows)
+    return f"nothing in the wiki or the journal lies in the time asked about ({spans})"
+
+
+def span_text(window: TimeWindow) -> str:
+    """``2025-11-17 to 2025-11-23`` (the last day included), or ``2025-11-27 06:00 to
+    12:00`` for a span within one day."""
+    last = window.end - timedelta(microseconds=1)
+    if window.start.date() == last.date():
+        if window.start.time() == datetime.min.time() and window.end - window.start == _DAY:
+            return window.start.date().isoformat()
+        return f"{window.start:%Y-%m-%d %H:%M} to {window.end:%H:%M}"
+    return f"{window.start.date().isoformat()} to {last.date().isoformat()}"
+
+
+_DAY = timedelta(days=1)
