@@ -150,6 +150,9 @@ def test_a_mention_is_the_name_without_possessive_or_closing_punctuation(text: s
         ("＠王伟 明天到", ("王伟",)),  # the full-width @ of a Chinese input method
         ("请@タナカさんに連絡", ("タナカ",)),  # a katakana name ends at the hiragana after it
         ("和@Ann讨论", ("Ann",)),  # a Latin name ends at the Chinese after it
+        ("设计评审，和@王伟一起", ("王伟",)),  # 一起 (together) follows a name
+        ("@李娜一直在跟进", ("李娜",)),
+        ("@王一博说，@欧阳一鸣来了", ("王一博", "欧阳一鸣")),  # 一 alone may be in a name
     ],
 )
 def test_a_mention_in_chinese_needs_no_space_around_it(text: str, names):

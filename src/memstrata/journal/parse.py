@@ -58,13 +58,16 @@ _AFTER_NAME = (
     "的了着过们吗呢吧啊和与跟及或等在是说讲问告让请叫把被给对向也都就还又要会想去已"
     "来今昨讨负提发做写看找帮确修认觉"
 )
+#: words of 一 that follow a name (和@王伟一起, @李娜一直): 一 alone may be a name's (王一博)
+_AFTER_NAME_YI = "一[起下直样些点个次同块道]"
 #: ``@name`` (or the full-width ``＠`` of a CJK input method), not inside a word, so
 #: ``ann@example.com`` mentions nobody, though it may follow a CJK character (``和@王伟``). The
 #: name is one of:
 #:
 #: - Han characters, as Chinese writes them, with no space after the name: the first two
 #:   always, then up to two more, stopping at any other character or at one of
-#:   :data:`_AFTER_NAME` (``和@王伟讨论了`` names 王伟, ``@欧阳娜娜说`` 欧阳娜娜);
+#:   :data:`_AFTER_NAME` or a word of 一 such as 一起 (``和@王伟讨论了`` and ``和@王伟一起``
+#:   name 王伟, ``@欧阳娜娜说`` 欧阳娜娜, ``@王一博`` 王一博);
 #: - a run of katakana, or of hiragana (``@タナカさん`` names タナカ);
 #: - a letter, then letters and digits, joined inside by ``.``, ``-``, ``_``, ``&`` and
 #:   apostrophes (``@O'Brien``, ``@node.js``, ``@R&D``), up to a character of none of these
@@ -72,7 +75,7 @@ _AFTER_NAME = (
 #:   ``@C++``, ``@R&``) is no mention at all, rather than the piece before the symbol.
 MENTION = LazyPattern(
     f"(?:(?<![\\w@＠])|(?<=[{_CJK}]))[@＠]("
-    f"[{_HAN}]{{1,2}}(?:(?![{_AFTER_NAME}])[{_HAN}]){{0,2}}"
+    f"[{_HAN}]{{1,2}}(?:(?![{_AFTER_NAME}]|{_AFTER_NAME_YI})[{_HAN}]){{0,2}}"
     "|[\u30a1-\u30fa\u30fc-\u30ff]+|[\u3041-\u3096]+"
     f"|[^\\W\\d_{_CJK}](?:[.\\-_&'’]*[^\\W_{_CJK}])*+(?![/\\\\+#=*$%^~|<>{{}}\\[\\]@＠&])"
     ")"
