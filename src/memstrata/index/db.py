@@ -45,7 +45,8 @@ from memstrata.sqlite import (
 #: 14: entities are keyed by journal.parse.entity_key (case, accents, apostrophes folded); a
 #: mention may follow a CJK character, ``@R&D`` is R&D and ``@types/node`` nobody
 #: 15: ``aliases``: a people/ or entities/ topic titled "李娜 (Li Na)" makes its names one entity
-SCHEMA_VERSION = "15"
+#: 16: a Chinese mention ends at a word of 一 such as 一起 (``和@王伟一起`` names 王伟)
+SCHEMA_VERSION = "16"
 #: the namespaces whose topics name an entity by a title "Name (Other name)" (see topic_aliases)
 ALIAS_NAMESPACES = ("people", "entities")
 _ALIASED_TITLE = re.compile(r"\s*([^()]*[^\s()][^()]*)\(([^()]*[^\s()][^()]*)\)\s*")
