@@ -122,7 +122,8 @@ NO_EVIDENCE_FOUND = (
     [
         (None, "no such file"),
         (b'[{"conversation": 1', ":1: not valid JSON"),
-        (b'[{"sample_id": 1}]', "not a locomo file"),
+        (b'[{"sample_id": 1}]', "not a locomo file (an entry has no 'conversation' field;"),
+        (b'["a", "b"]', "an entry or a field of the wrong kind; expected a list of conversations"),
         (b"\xff\xfe", "cannot be read"),
         (b"[]", "no questions with evidence"),
         (NO_EVIDENCE_FOUND, "no questions with evidence"),

@@ -134,5 +134,25 @@ def _load(run: BenchmarkRun) -> tuple[list[Corpus], Scorer, tuple[str, ...]]:
         raise InputError(f"{run.path}: cannot be read ({error})") from error
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise InputError(
-            f"{run.path}: not a {run.benchmark} file ({type(error).__name__}: {error})"
+            f"{run.path}: not a {run.benchmark} file ({_shape_problem(run.benchmark, error)})"
         ) from error
+
+
+#: what each benchmark's file holds, for the message about one that does not
+_SHAPES = {
+    "locomo": "a list of conversations, each with sample_id, conversation and qa",
+    "longmemeval": "a list of questions, each with question_id, question, haystack_sessions, "
+    "haystack_dates, haystack_session_ids and answer_session_ids",
+}
+
+
+def _shape_problem(benchmark: str, error: Exception) -> str:
+    """What a loader tripped on, in the file's terms: a field it lacks, or a value of the
+    wrong kind; and what the benchmark's file should hold."""
+    if isinstance(error, KeyError):
+        found = f"an entry has no {error.args[0]!r} field"
+    elif isinstance(error, ValueError):
+        found = f"a value it cannot read: {error}"
+    else:
+        found = "an entry or a field of the wrong kind"
+    return f"{found}; expected {_SHAPES.get(benchmark, 'its data')}"
