@@ -29,7 +29,10 @@ _RECALL_KINDS = sorted({*KIND_LETTERS.values(), *KIND_LETTERS, "note"})
     help="Rank whole raw sessions (conversations) instead, each with its best turn.",
 )
 @click.option(
-    "--json", "as_json", is_flag=True, help="Print JSON: {query, hits, notes}, notes as on stderr."
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON: {query, hits, notes}, notes also on stderr.",
 )
 @click.pass_context
 def search(
@@ -149,7 +152,12 @@ def _refuse_an_empty_window(since: str | None, until: str | None) -> None:
 @click.option("--include-archived", is_flag=True, help="Also archived (and superseded) topics.")
 @click.option("--include-superseded", is_flag=True, help="Also superseded topics (the chain).")
 @click.option("--explain", is_flag=True, help="Show the score and which arms found each item.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON: {query, items, notes}, notes also on stderr.",
+)
 @click.pass_context
 def recall(
     ctx: click.Context,
@@ -184,11 +192,11 @@ def recall(
         include_archived=include_archived,
         include_superseded=include_superseded,
     )
+    for note in result.notes:  # on stderr with --json too, as search and context do
+        click.echo(f"note: {note}", err=True)
     if as_json:
         echo_json(result)
         return
-    for note in result.notes:
-        click.echo(f"note: {note}", err=True)
     if not result.items:
         click.echo("nothing recalled")
     for item in result.items:
@@ -213,7 +221,10 @@ def recall(
     help="Size of the whole turn's input, to record memory's share of it.",
 )
 @click.option(
-    "--json", "as_json", is_flag=True, help="Print JSON with bytes and tokens per channel."
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON with bytes and tokens per channel; notes also on stderr.",
 )
 @click.pass_context
 def context(
@@ -225,6 +236,8 @@ def context(
     """
     compiled = open_memory(ctx).context(query, total_input_bytes=total_input_bytes)
     if as_json:
+        for note in compiled.notes:
+            click.echo(f"note: {note}", err=True)
         echo_json(compiled.as_json())
         return
     click.echo(compiled.text)
