@@ -596,6 +596,18 @@ def _temporal(
     return _add(pool, items)
 
 
+def items_in_time(
+    db: sqlite3.Connection, windows: Sequence[TimeWindow], include_archived: bool = False
+) -> list[RecallItem]:
+    """What the temporal arm finds for ``windows``: topics observed and journal entries
+    written inside them, newest first, a later line of a day after an earlier one (archived
+    and superseded topics only on request)."""
+    states = _states(RecallFilters(include_archived=include_archived))
+    pool: dict[str, _Candidate] = {}
+    items = [pool[source].item for source in _temporal(db, windows, states, pool)]
+    return sorted(items, key=recency, reverse=True)
+
+
 def _entries_in(db: sqlite3.Connection, window: TimeWindow) -> list[RecallItem]:
     """The journal entries inside ``window`` (:func:`_newest_entries`), ``POOL`` or more."""
     start, end = window.start_iso, window.end_iso

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memstrata.fts import content_terms
-from memstrata.model import SearchHit
+from memstrata.model import RecallItem, SearchHit
 from memstrata.recall.fusion import reciprocal_rank_fusion
 from memstrata.recall.inputs import checked_count
 from memstrata.recall.lexical import search_journal, search_topics
@@ -37,10 +37,7 @@ def search_strata(
         return []
     memory.refresh()
     pool = max(limit * 3, 30)
-    lists = [
-        search_topics(memory.index.db, query, pool, include_archived),
-        search_journal(memory.index.db, query, pool),
-    ]
+    lists = _wiki_and_journal(memory, query, pool, include_archived)
     if include_raw and memory.usable_raw() is not None:
         lists.append(memory.search_raw(query, pool))
     fused = reciprocal_rank_fusion(lists, len(lists) * pool)
@@ -50,6 +47,45 @@ def search_strata(
         if hit.holds_a_word or len(content_terms(hit.text[:200])) >= NEAR_MIN_WORDS
     ]
     return sorted(shown, key=lambda hit: not hit.holds_a_word)[:limit]  # stable: rank kept
+
+
+def _wiki_and_journal(
+    memory: Memory, query: str, pool: int, include_archived: bool
+) -> list[list[SearchHit]]:
+    """The wiki's and the journal's lists for ``query``, by their words; and, when the query
+    names a time, a list of those hits that lie in it, so that they rise. A query that names
+    a time and nothing else ("2025-11-26", "what happened last week?") lists what lies in it,
+    newest first: a day's entries do not hold their date, and "week" is no word to match."""
+    from memstrata.recall.hybrid import items_in_time
+    from memstrata.recall.temporal import asks_only_about_time, find_time_windows
+
+    db = memory.index.db
+    windows = find_time_windows(query, memory.clock())
+    timed = items_in_time(db, windows, include_archived) if windows else []
+    if asks_only_about_time(query, windows):
+        return [[_timed_hit(item) for item in timed[:pool]]]
+    lists = [search_topics(db, query, pool, include_archived), search_journal(db, query, pool)]
+    inside = {item.source for item in timed}
+    if inside:
+        lists.append([hit for hits in lists for hit in hits if hit.source in inside])
+    return lists
+
+
+def _timed_hit(item: RecallItem) -> SearchHit:
+    """An item the temporal arm found, as search shows it."""
+    if item.stratum == "wiki":
+        extra = {"state": item.state}
+    else:
+        extra = {"day": item.time[:10]} | ({"kind": item.kind} if item.kind != "note" else {})
+    return SearchHit(
+        stratum=item.stratum,
+        source=item.source,
+        text=item.content,
+        score=0.0,
+        time=item.time,
+        title=item.title,
+        extra=extra,
+    )
 
 
 def session_hits(memory: Memory, query: str, limit: int) -> list[SearchHit]:
