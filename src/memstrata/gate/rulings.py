@@ -13,7 +13,7 @@ from memstrata.clock import to_iso
 from memstrata.errors import InputError
 from memstrata.gate.admit import Candidate, Gate
 from memstrata.gate.verdicts import Verdict, verdict_name
-from memstrata.model import Proposal, TopicState
+from memstrata.model import Proposal, Topic, TopicState
 from memstrata.proposals import GARDEN_KINDS, render_proposal
 from memstrata.wiki.store import TopicEdit
 
@@ -72,20 +72,50 @@ def rule_on(
             f"{pid}: cannot keep {ruling}: {_gone(gone)}; reject the proposal (or accept it "
             "with keep both) to close it and keep what is left"
         )
+    # A side that left recall since the proposal was written (superseded by a newer statement
+    # or another ruling, archived) is not brought back by this one: that would undo a later
+    # decision. It cannot be kept; closing the proposal leaves it as it is.
+    past = {
+        label: topic
+        for label, topic_id in sides.items()
+        if topic_id not in gone.values()
+        and (topic := gate.topics.get(topic_id)).meta.state in ("superseded", "archived")
+    }
+    if ruling in past:
+        topic = past[ruling]
+        again = (
+            f"restore it first (memstrata topic restore {topic.id}), or "
+            if topic.meta.state == "archived"
+            else ""
+        )
+        raise InputError(
+            f"{pid}: cannot keep {ruling}: {_past(past)[ruling]}; {again}reject the proposal "
+            "(or accept it with keep both) to close it and keep what is live"
+        )
     why = f"ruling on {pid}: keep {ruling}"
     if ruling == "both":
         edits = [
             _edit(gate, topic_id, "active", why, actor, clear_conflict=tuple(sides.values()))
-            for topic_id in sides.values()
-            if topic_id not in gone.values()
+            for label, topic_id in sides.items()
+            if topic_id not in gone.values() and label not in past
         ]
     else:
         winner, loser = sides[ruling], sides["b" if ruling == "a" else "a"]
-        edits = [
-            _edit(gate, winner, "active", why, actor, clear_conflict=(loser,)),
-            _edit(gate, loser, "superseded", why, actor, (winner,), superseded_by=winner),
-        ]
-    closed = f"kept {ruling}" + (f"; {_gone(gone)}" if gone else "")
+        edits = [_edit(gate, winner, "active", why, actor, clear_conflict=(loser,))]
+        if loser not in gone.values() and _other(ruling) not in past:
+            edits.append(
+                _edit(gate, loser, "superseded", why, actor, (winner,), superseded_by=winner)
+            )
+    for topic in past.values():
+        # out of recall already: only the conflict is cleared, its state stays
+        edits.append(
+            _edit(
+                gate, topic.id, topic.meta.state, why, actor, clear_conflict=tuple(sides.values())
+            )
+        )
+    left = [_gone(gone)] if gone else []
+    left += [f"{note}, left as it is" for note in _past(past).values()]
+    closed = f"kept {ruling}" + "".join(f"; {note}" for note in left)
     resolved = replace(
         proposal, status="accepted" if accept else "rejected", ruling=closed, resolved=now
     )
@@ -100,6 +130,20 @@ def _gone(gone: dict[str, str]) -> str:
     """``side a (notes/x) is gone``, or ``sides a (…) and b (…) are gone``."""
     named = " and ".join(f"{label} ({topic_id})" for label, topic_id in sorted(gone.items()))
     return f"side {named} is gone" if len(gone) == 1 else f"sides {named} are gone"
+
+
+def _other(label: str) -> str:
+    return "b" if label == "a" else "a"
+
+
+def _past(past: dict[str, Topic]) -> dict[str, str]:
+    """``side a (notes/x) is superseded by notes/y since`` for each side out of recall."""
+    notes: dict[str, str] = {}
+    for label, topic in sorted(past.items()):
+        by = f" by {topic.meta.superseded_by}" if topic.meta.superseded_by else ""
+        state = f"{topic.meta.state}{by}" if topic.meta.state == "superseded" else "archived"
+        notes[label] = f"side {label} ({topic.id}) is {state} since"
+    return notes
 
 
 def _edit(
