@@ -66,6 +66,7 @@ from memstrata.gate.compare import (
     predicate_of,
     quoted,
     said_negated,
+    says_more,
     scattered,
     shown_as_written,
     spelled,
@@ -158,6 +159,10 @@ def relate(
         if besides:
             return Relation("unrelated", f"says it besides ({besides})", overlap, cosine)
         if kind == "update" and fixed_for_life(a, b):
+            if says_more(a, b) and not says_more(b, a):
+                # "Carol's birthday is on June 12, 1990" / "… on June 12": the same fact said
+                # more fully, which says the other is not wrong: it replaces it
+                return Relation("update", f"said more fully ({reason})", overlap, cosine)
             # "Ben was born in Leeds" / "… in Manchester": one of the two is wrong
             return Relation(
                 "contradiction", f"what cannot change differs ({reason})", overlap, cosine

@@ -145,7 +145,11 @@ def features_of(text: str) -> Features:
         span = matches[position].span()
         state.where = written.origin(*span)
         if kind == "num":
-            state.add_number(token, following)
+            if _day_of_month(tokens, position):
+                state.add_number(token, "")  # "June 12th" is June 12: the day, not a rank
+                state.skip_unit = following
+            else:
+                state.add_number(token, following)
         elif kind == "cjk":
             _read_chinese(token, state)
         else:
@@ -488,6 +492,25 @@ def _read_chinese(run: str, state: _State) -> None:
     for gram in sorted(_bigrams(kept) | set(kept), key=lambda g: (kept.find(g), -len(g))):
         state.add_word(gram)
     state.where = where
+
+
+_ORDINAL_SUFFIXES = frozenset(("st", "nd", "rd", "th"))
+_MONTHS = frozenset(month[:3] for month in lexicon.MONTHS)
+
+
+def _is_month(token: str) -> bool:
+    return (lexicon.DATES.get(token.casefold()) or lexicon.CAPITAL_DATES.get(token)) in _MONTHS
+
+
+def _day_of_month(tokens: list[tuple[str, str]], position: int) -> bool:
+    """The number at ``position`` is an ordinal that names a day of a month: "June *12*th",
+    "the *3*rd of March". Its suffix says no rank there, so it is read as "June 12" is."""
+    if position + 1 >= len(tokens) or tokens[position + 1][1].casefold() not in _ORDINAL_SUFFIXES:
+        return False
+    if position and _is_month(tokens[position - 1][1]):
+        return True
+    after = [token for _, token in tokens[position + 2 : position + 4]]
+    return len(after) == 2 and after[0].casefold() == "of" and _is_month(after[1])
 
 
 def _after_comma(text: str, start: int) -> bool:
