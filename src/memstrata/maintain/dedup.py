@@ -1,7 +1,7 @@
 """Dedup: fold unambiguous duplicates into one topic, as the gate's merge does.
 
 Candidates are pairs whose content words are contained in each other at ≥ 0.90 (the gardener's
-similarity threshold, DESIGN.md §4; lexical, as no embedder is configured). A candidate is merged
+similarity threshold, DESIGN.md §4; lexical: the gardener loads no embedder). A candidate is merged
 only when the gate's ``relate`` calls it a duplicate *and* the words overlap at least 0.85 (the
 "85 % shared core meaning"). Anything less is deferred with a note; updates and contradictions are
 left to invalidate and to the gate's conflict proposals.

@@ -341,7 +341,7 @@ def _stores(survey: Survey, state: GardenState) -> tuple[str, ...]:
         else f"raw: {survey.raw_sessions} sessions (search only; distill not built yet)"
     )
     return (
-        f"wiki: {len(survey.topics)} topics, {scope} (lexical similarity; no embedder)",
+        f"wiki: {len(survey.topics)} topics, {scope} (compared by their words, not embeddings)",
         f"journal: {survey.journal_days} day{'s' if survey.journal_days != 1 else ''}",
         raw,
     )
