@@ -62,12 +62,14 @@ def _wiki_and_journal(
     db = memory.index.db
     windows = find_time_windows(query, memory.clock())
     timed = items_in_time(db, windows, include_archived) if windows else []
-    if asks_only_about_time(query, windows):
-        return [[_timed_hit(item) for item in timed[:pool]]]
     lists = [search_topics(db, query, pool, include_archived), search_journal(db, query, pool)]
     inside = {item.source for item in timed}
+    matched_inside = [hit for hits in lists for hit in hits if hit.source in inside]
+    if asks_only_about_time(query, windows):
+        # what lies in the time, what says it ("2025-11") first; nothing outside it
+        return [[_timed_hit(item) for item in timed[:pool]], matched_inside]
     if inside:
-        lists.append([hit for hits in lists for hit in hits if hit.source in inside])
+        lists.append(matched_inside)
     return lists
 
 
