@@ -154,6 +154,31 @@ def test_chinese_and_english_search_find_the_right_topic(memory: Memory, query: 
     assert memory.search(query, include_raw=False)[0].source == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("나는 아침마다 커피를 마신다.", "커피"),  # Korean: the particle 를 is part of the word
+        ("회의에서 예산을 논의했다.", "예산"),
+        ("ประชุมเรื่องงบประมาณประจำปี", "งบประมาณ"),  # Thai: written without spaces
+        ("ไปกินข้าวกับทีม", "กินข้าว"),  # a letter keeps its vowel and tone marks
+        ("ຂ້ອຍມັກກິນເຂົ້າໜຽວ", "ເຂົ້າໜຽວ"),  # Lao
+        ("ខ្ញុំចូលចិត្តកាហ្វេ", "កាហ្វេ"),  # Khmer
+        ("ကျွန်တော်ကော်ဖီကြိုက်တယ်", "ကော်ဖီ"),  # Myanmar
+    ],
+)
+def test_a_word_inside_korean_thai_lao_khmer_or_myanmar_text_is_found(
+    memory: Memory, text: str, query: str
+):
+    memory.write_topic("world/found", f"# Found\n{text}")
+    memory.write_topic("world/noise", "# Noise\n회의 ประชุม ນ້ຳ ទឹក ရေ")
+    assert memory.search(query, include_raw=False)[0].source == "world/found"
+
+
+def test_thai_vowel_and_tone_marks_stay_with_their_letter():
+    assert query_terms("กินข้าว") == ["กิน", "นข้", "ข้า", "าว"]
+    assert segment("กิน") == " กิ  น "
+
+
 def test_a_one_character_chinese_query_matches(memory: Memory):
     memory.write_topic("world/cats", "# 猫\n我的猫叫小白。")
     assert memory.search("猫", include_raw=False)[0].source == "world/cats"

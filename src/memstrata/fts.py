@@ -4,7 +4,10 @@ SQLite's ``unicode61`` tokenizer treats a run of Chinese characters as one token
 query would only match whole runs (measured recall 0.02). We store CJK text with every character
 spaced out (unigrams) and query CJK runs as OR-ed two-character phrases: a phrase of adjacent
 unigrams is a bigram match, so ``咖啡`` finds ``我喜欢咖啡`` with no segmenter dependency, and a
-one-character query still works. English goes through ``porter`` stemming.
+one-character query still works. English goes through ``porter`` stemming. Hangul goes the same
+way (a Korean word carries its particles: ``커피`` must find ``커피를``), and so do Thai, Lao,
+Myanmar and Khmer, written without spaces, each letter with the vowel and tone marks on it
+(``งบประมาณ`` finds ``ประชุมเรื่องงบประมาณ``).
 
 Text and queries are NFKC-normalised first, so compatibility forms match their plain forms:
 full-width Latin and digits from CJK input methods (``ｆｌａｔ ｗｈｉｔｅ``, ``ＡＮＮ``) are
@@ -57,13 +60,27 @@ TOKENIZE = "porter unicode61 remove_diacritics 2"
 # Han ideographs, CJK punctuation-free ranges, Hiragana and Katakana: written without spaces.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef"
 _CJK_CHAR = LazyPattern(f"([{_CJK}])")  # compiled for text that is not ASCII alone
-_WORD = f"[{_CJK}]+|[^\\W_]+(?:['’][^\\W_]+)?"
+# Hangul: spaced between phrases, but a word carries its particles (커피를 holds 커피).
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+# Thai, Lao, Myanmar and Khmer: written without spaces between words; each letter keeps the
+# vowel and tone marks written on it (:data:`_MARKS`), which the tokenizer drops as diacritics.
+_SPACELESS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+_MARKS = (
+    "\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u0eb1\u0eb4-\u0ebc\u0ec8-\u0ecd"
+    "\u102b-\u103e\u1056-\u1059\u105e-\u1060\u1062-\u1064\u1067-\u106d\u1071-\u1074"
+    "\u1082-\u108d\u108f\u109a-\u109d\u17b4-\u17d3\u17dd"
+)
+#: the scripts searched by their characters, as Chinese is (module docstring)
+_BY_CHARACTER = _CJK + _HANGUL + _SPACELESS
+#: one character of them, with its marks
+_UNIT = LazyPattern(f"([{_CJK}{_HANGUL}]|[{_SPACELESS}][{_MARKS}]*)")
+_WORD = f"[{_BY_CHARACTER}]+|[^\\W_]+(?:['’][^\\W_]+)?"
 _TOKEN = re.compile(_WORD, re.UNICODE)
 # Words joined by - . / or : with no space: "2025-11", "GPT-4", "v2.11", "feature/login".
 _COMPOUND = re.compile(f"[^\\W_]+(?:[-./:][^\\W_]+)+|{_WORD}", re.UNICODE)
 _DIGIT = re.compile(r"\d")
 _SPACE = re.compile(r"\s")
-_IS_CJK = LazyPattern(f"^[{_CJK}]+$")
+_IS_BY_CHARACTER = LazyPattern(f"^[{_BY_CHARACTER}]+$")
 # Where a sentence ends: after a ? or ! that closes a word and is followed by a space, a
 # closing quote or bracket, or a capital ("drink?The": a space forgotten), not by the rest of
 # a word ("invoices?page=3"), nor after a space ("id = ?", "a ? b : c"); after a full stop
@@ -110,30 +127,37 @@ def has_cjk(text: str) -> bool:
     return not text.isascii() and _CJK_CHAR.search(text) is not None
 
 
+def _by_character(text: str) -> bool:
+    return not text.isascii() and _UNIT.search(text) is not None
+
+
 def normalise(text: str) -> str:
     """Fold compatibility forms into their plain forms (NFKC): ``ｆｌａｔ`` is ``flat``."""
     return unicodedata.normalize("NFKC", text)
 
 
 def segment(text: str) -> str:
-    """Prepare text for an FTS5 column: normalise it, space out CJK characters."""
+    """Prepare text for an FTS5 column: normalise it, space out the characters of the scripts
+    searched by character (CJK, Hangul, Thai …; each with its marks)."""
     normal = normalise(text)
-    return normal if normal.isascii() else _CJK_CHAR.sub(r" \1 ", normal)
+    return normal if normal.isascii() else _UNIT.sub(r" \1 ", normal)
 
 
 def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
-    """Split a user query into search terms: words, and CJK runs as bigrams (or one char).
+    """Split a user query into search terms: words, and runs of a script searched by character
+    (CJK, Hangul, Thai …) as pairs of characters (or one).
 
     The query is normalised as indexed text is (:func:`normalise`); stop words are dropped
     unless the query holds nothing else.
     """
     words: list[str] = []
     for token in _tokens(normalise(query)):
-        if not token.isascii() and _IS_CJK.match(token):
-            if len(token) == 1:
+        if not token.isascii() and _IS_BY_CHARACTER.match(token):
+            units = _UNIT.findall(token)
+            if len(units) == 1:
                 words.append(token)
             else:
-                words.extend(token[i : i + 2] for i in range(len(token) - 1))
+                words.extend(units[i] + units[i + 1] for i in range(len(units) - 1))
         else:
             words.append(without_clitic(token.replace("’", "'").casefold()))
     if drop_stop_words:
@@ -148,7 +172,7 @@ def _tokens(text: str) -> list[str]:
     ("11" of "2025-11", "4" of "GPT-4") would match any text with that number."""
     tokens: list[str] = []
     for token in _COMPOUND.findall(text):
-        if _DIGIT.search(token) and not has_cjk(token) and not _TOKEN.fullmatch(token):
+        if _DIGIT.search(token) and not _by_character(token) and not _TOKEN.fullmatch(token):
             tokens.append(token)
         else:
             tokens.extend(_TOKEN.findall(token))
@@ -274,5 +298,5 @@ def match_expression(query: str, operator: str = "OR") -> str | None:
 
 
 def _phrase(term: str) -> str:
-    body = segment(term).strip() if not term.isascii() and _IS_CJK.match(term) else term
+    body = segment(term).strip() if not term.isascii() and _IS_BY_CHARACTER.match(term) else term
     return '"' + " ".join(body.split()).replace('"', '""') + '"'

@@ -97,5 +97,5 @@ def test_a_schema_3_store_gains_the_agent_of_its_import_marks(tmp_path: Path):
 
     mark = reopened.import_mark("/chats/route.jsonl")
     assert mark is not None and (mark.size, mark.agent) == (120, "")
-    assert reopened.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert reopened.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     reopened.close()

@@ -85,7 +85,7 @@ def test_opening_a_schema_1_store_forgets_its_import_marks_and_keeps_its_turns(t
     reopened = RawStore(path)
     assert reopened.import_mark("/transcripts/route.jsonl") is None
     assert reopened.turns(SESSION.id) == [_turn("I will write the route.")]
-    assert reopened.db.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert reopened.db.execute("PRAGMA user_version").fetchone()[0] == 5
 
 
 @pytest.mark.parametrize(
@@ -215,4 +215,23 @@ def test_a_schema_2_store_is_indexed_anew_once_and_keeps_its_turns_and_import_ma
     store.db.execute("CREATE VIRTUAL TABLE temp.terms USING fts5vocab(main, turns_fts, row)")
     terms = {row[0] for row in store.db.execute("SELECT term FROM temp.terms")}
     assert terms == {"ann", "order", "a", "flat", "white", "oat", "milk", "pai"}
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 5
+
+
+def test_a_schema_4_store_indexes_its_korean_and_thai_turns_by_character(tmp_path: Path):
+    # schema 4 indexed Hangul and Thai runs as whole words: 커피 could not find 커피를
+    path = tmp_path / "sessions.db"
+    store = RawStore(path)
+    store.upsert(SESSION, [_turn("나는 커피를 좋아해"), _turn("ประชุมเรื่องงบประมาณ", index=1)])
+    store.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('delete-all')")
+    for row in store.db.execute("SELECT id, text FROM turns").fetchall():
+        store.db.execute("INSERT INTO turns_fts (rowid, body) VALUES (?, ?)", tuple(row))
+    store.db.execute("PRAGMA user_version = 4")
+    assert store.search("커피") == []
+    store.close()
+
+    reopened = RawStore(path)
+
+    assert [hit.source for hit in reopened.search("커피")] == [f"{SESSION.id}#0"]
+    assert [hit.source for hit in reopened.search("งบประมาณ")] == [f"{SESSION.id}#1"]
+    reopened.close()

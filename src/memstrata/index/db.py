@@ -46,7 +46,8 @@ from memstrata.sqlite import (
 #: mention may follow a CJK character, ``@R&D`` is R&D and ``@types/node`` nobody
 #: 15: ``aliases``: a people/ or entities/ topic titled "李娜 (Li Na)" makes its names one entity
 #: 16: a Chinese mention ends at a word of 一 such as 一起 (``和@王伟一起`` names 王伟)
-SCHEMA_VERSION = "16"
+#: 17: Hangul, Thai, Lao, Myanmar and Khmer are indexed by character, as Chinese is (fts)
+SCHEMA_VERSION = "17"
 #: the namespaces whose topics name an entity by a title "Name (Other name)" (see topic_aliases)
 ALIAS_NAMESPACES = ("people", "entities")
 _ALIASED_TITLE = re.compile(r"\s*([^()]*[^\s()][^()]*)\(([^()]*[^\s()][^()]*)\)\s*")

@@ -57,7 +57,8 @@ from memstrata.sqlite import connect, file_identity, immediate
 #: 3: ``sessions.fork_of`` (a conversation stored apart from another of the same session id), and
 #: ``turns_fts`` indexed again from the stored turns, its text now NFKC-normalised.
 #: 4: ``imports.agent``, the agent key an import named (``''``: none, the default's).
-SCHEMA_VERSION = 4
+#: 5: ``turns_fts`` indexed again: Hangul, Thai, Lao, Myanmar and Khmer by character (fts).
+SCHEMA_VERSION = 5
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS sessions (
@@ -496,7 +497,7 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
         db.execute("ALTER TABLE imports ADD COLUMN agent TEXT NOT NULL DEFAULT ''")
     if version == 1:
         db.execute("DELETE FROM imports")
-    if version < 3:
+    if version < 5:
         # What turns_fts holds is segment() of each text as it was then; a contentless table
         # can only forget a row by being given the same tokens, so it is indexed anew, whole.
         db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('delete-all')")
