@@ -70,6 +70,17 @@ def test_the_first_tick_gardens_and_the_next_finds_nothing_due_and_touches_nothi
     assert garden.next_due == "2025-11-28T10:00:00Z"
 
 
+def test_a_garden_run_by_hand_counts_as_the_last_one(messy: tuple[Path, Truth]):
+    root, _truth = messy
+    with Memory(root, clock=lambda: NOW) as memory:
+        memory.garden()  # stops at its budget in this workspace: the next goes on a day later
+
+    report, _ = _tick(root, NOW + timedelta(minutes=1))
+
+    [garden] = [job for job in report.jobs if job.name == "garden"]
+    assert (garden.status, garden.next_due) == ("not due", "2025-11-28T10:00:00Z")
+
+
 def test_distill_is_reported_as_a_missing_capability_not_faked(workspace: Path):
     report, _ = _tick(workspace, NOW)
     [distill] = [job for job in report.jobs if job.name == "distill"]

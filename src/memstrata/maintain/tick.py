@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,7 +46,7 @@ from memstrata.config import UpkeepConfig
 from memstrata.errors import LockTimeout, MemstrataError, RawStoreDamaged
 from memstrata.journal.log import append_log
 from memstrata.maintain.gardener import run_garden
-from memstrata.maintain.state import exclusive
+from memstrata.maintain.state import GardenPaths, exclusive, read_state
 from memstrata.sqlite import read_only_uri
 from memstrata.workspace.atomic import write_json_atomic
 from memstrata.workspace.textfile import read_mending, read_text
@@ -204,11 +204,32 @@ def garden_interval(state: UpkeepState, config: UpkeepConfig) -> timedelta:
     return GARDEN_RESUME_AFTER
 
 
+def with_garden_runs(memory: Memory, state: UpkeepState) -> UpkeepState:
+    """``state`` with a garden run made since by hand (``memstrata garden``) counted as the
+    last: the next is due a week after it (a day, if it stopped at its budget), not at once.
+    A run that changed nothing leaves no record (:mod:`memstrata.maintain.gardener`); the tick
+    after it runs the garden again, which changes nothing either."""
+    try:
+        garden = read_state(GardenPaths(memory.workspace).state)
+        ran = datetime.strptime(garden.last_run[2:18], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+    except (MemstrataError, ValueError):  # no run yet, or a state the gardener will name
+        return state
+    last = parse_time(state.garden_last)
+    if last is not None and last >= ran:
+        return state
+    return replace(
+        state,
+        garden_last=to_iso(ran),
+        garden_report=garden.last_report or state.garden_report,
+        garden_resume=garden.resume_point,
+    )
+
+
 def run_tick(memory: Memory, now: datetime | None = None) -> TickReport:
     """Run the upkeep that is due; return at once when nothing is."""
     now = now or memory.clock()
     path = upkeep_path(memory)
-    state = read_upkeep(path)
+    state = with_garden_runs(memory, read_upkeep(path))
     stamp = file_stamp(memory.workspace.raw_db)
     due = due_jobs(state, now, memory.config.upkeep, stamp, _index_stamp(memory, state, now))
     distill = JobResult("distill", "skipped", DISTILL_MISSING)
@@ -231,7 +252,7 @@ def run_tick(memory: Memory, now: datetime | None = None) -> TickReport:
 
 def _run_due(memory: Memory, path: Path, now: datetime, distill: JobResult) -> TickReport:
     # Re-read under the lock: a tick that just finished may have done the work.
-    state = read_upkeep(path)
+    state = with_garden_runs(memory, read_upkeep(path))
     stamp = file_stamp(memory.workspace.raw_db)
     due = due_jobs(state, now, memory.config.upkeep, stamp, _index_stamp(memory, state, now))
     jobs: list[JobResult] = []
