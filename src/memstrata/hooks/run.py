@@ -255,7 +255,8 @@ def session_context(memory: Memory) -> str:
 
 def rules_missing_context(memory: Memory, why: str) -> str:
     """The Index alone, after a warning for the agent: the rules could not be injected."""
-    index = compile_context([], index_items(memory.index_view().text), [], memory.config.budgets)
+    view = memory.index_view()
+    index = compile_context([], index_items(view.text), [], memory.config.budgets, view.omitted)
     warning = (
         "<memstrata-warning>\nYour rules (persona, user settings, core facts) were not "
         f"injected this session; tell the user. memstrata says: {why}\n</memstrata-warning>\n"
