@@ -8,7 +8,11 @@ import sys
 import time
 from pathlib import Path
 
-from memstrata import Memory
+import pytest
+
+from memstrata import Memory, sqlite
+from memstrata.errors import LockTimeout
+from memstrata.raw.store import RawStore, open_raw_store
 from memstrata.wiki.text import content_hash
 
 WRITER = """
@@ -87,3 +91,36 @@ def test_writers_killed_mid_write_leave_no_topic_without_history(workspace: Path
             assert_history_explains_every_topic(memory)
     with Memory(workspace) as memory:
         assert len(memory.list_topics()) > 8
+
+
+def test_a_raw_database_another_process_keeps_busy_is_not_called_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A writer that holds raw/sessions.db past the busy timeout (a long import) is no damage:
+    the one line said is to try again, never to move the only copy of the transcripts aside."""
+    raw = tmp_path / "raw" / "sessions.db"
+    RawStore(raw).close()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            f"db = sqlite3.connect({str(raw)!r}, isolation_level=None)\n"
+            "db.execute('BEGIN IMMEDIATE')\n"
+            "print('holding', flush=True)\n"
+            "sys.stdin.read()\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+        monkeypatch.setattr(sqlite, "BUSY_TIMEOUT_MS", 50)
+        with pytest.raises(LockTimeout) as raised:
+            open_raw_store(raw)
+    finally:
+        holder.communicate("")
+    assert str(raised.value).startswith(f"{raw}: another process kept the raw sessions database")
+    assert "move it aside" not in str(raised.value)
+    open_raw_store(raw).close()  # sound, once the other process is done

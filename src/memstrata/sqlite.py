@@ -15,6 +15,8 @@ from memstrata.errors import DiskFull, InputError, WorkspaceReadOnly
 FileIdentity = tuple[int, int] | None
 
 BUSY_TIMEOUT_MS = 30_000
+#: SQLite's extended code for a -shm file that could not be grown (no name in :mod:`sqlite3`)
+_SQLITE_IOERR_SHMSIZE = getattr(sqlite3, "SQLITE_IOERR_SHMSIZE", 4874)
 
 
 def read_only_uri(path: Path, *, immutable: bool = False) -> str:
@@ -72,7 +74,11 @@ def is_disk_full(error: BaseException) -> bool:
     that failed so is sound, never to be taken for damaged and set aside."""
     if isinstance(error, OSError):
         return error.errno in (errno.ENOSPC, errno.EDQUOT)
-    return "disk is full" in str(error)
+    # SQLite says "disk I/O error" when it cannot grow the -shm file of a WAL database, which
+    # only a full disk refuses: read as some other failure, a sound file would be named
+    # damaged (and the derived index deleted to be made anew, on a disk with no room for it).
+    code = getattr(error, "sqlite_errorcode", None)
+    return code in (sqlite3.SQLITE_FULL, _SQLITE_IOERR_SHMSIZE) or "disk is full" in str(error)
 
 
 def is_damage(error: BaseException) -> bool:

@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memstrata.clock import to_iso
-from memstrata.errors import InputError, RawStoreDamaged
+from memstrata.errors import DiskFull, InputError, RawStoreDamaged
 from memstrata.maintain.state import GardenPaths
-from memstrata.sqlite import is_damage, read_only_uri
+from memstrata.sqlite import is_damage, is_disk_full, read_only_uri
 from memstrata.workspace.atomic import write_json_atomic
 from memstrata.workspace.layout import Workspace
 from memstrata.workspace.textfile import read_text
@@ -146,8 +146,15 @@ def take_snapshot_as_is(
         try:
             partial.mkdir()
             info = _assemble(workspace, partial, snapshot_id, reason, now, keep_damaged_raw)
-        except BaseException:
+        except BaseException as error:
             shutil.rmtree(partial, ignore_errors=True)
+            if isinstance(error, (OSError, sqlite3.DatabaseError)) and is_disk_full(error):
+                # A copy's error names the file copied from (shutil's way), which reads as
+                # though that canonical file were at fault: name the snapshot that had no room.
+                raise DiskFull(
+                    f"{folder / snapshot_id}: the disk is full, so no snapshot was taken; "
+                    "free some space and try again"
+                ) from error
             raise
         os.rename(partial, folder / snapshot_id)
     return info

@@ -45,11 +45,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from memstrata.errors import InputError, RawStoreDamaged
+from memstrata.errors import InputError, LockTimeout, RawStoreDamaged
 from memstrata.fts import TOKENIZE, match_expression, segment
 from memstrata.model import SearchHit, Session, Turn
 from memstrata.raw.importers.turns import split_cap
-from memstrata.sqlite import connect, file_identity, immediate
+from memstrata.sqlite import connect, disk_full, file_identity, immediate, is_disk_full
 
 #: 2: import marks written by schema 1 are dropped once. Back then a shorter copy of a session
 #: could replace stored turns by cut-down ones, and the mark of the full file kept it from being
@@ -59,6 +59,10 @@ from memstrata.sqlite import connect, file_identity, immediate
 #: 4: ``imports.agent``, the agent key an import named (``''``: none, the default's).
 #: 5: ``turns_fts`` indexed again: Hangul, Thai, Lao, Myanmar and Khmer by character (fts).
 SCHEMA_VERSION = 5
+
+#: SQLite's primary codes (the low byte of an extended one) for a database another connection
+#: holds: busy past the timeout, or locked
+_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS sessions (
@@ -513,6 +517,15 @@ def open_raw_store(path: Path, readonly: bool = False) -> RawStore:
     try:
         return RawStore(path, readonly)
     except sqlite3.DatabaseError as error:
+        # Only damage is named so, with its advice to move the file aside: the file is the only
+        # copy of what was imported, and a full disk or a busy writer leaves it sound.
+        if is_disk_full(error):
+            raise disk_full(path, error) from error
+        if (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF in _BUSY:
+            raise LockTimeout(
+                f"{path}: another process kept the raw sessions database busy ({error}); "
+                "nothing was changed: try again when it is done"
+            ) from error
         raise RawStoreDamaged(path, f"not a usable raw sessions database ({error})") from error
     except InputError as error:  # not SQLite at all, as connect() found
         problem = str(error).removeprefix(f"{path}: ")

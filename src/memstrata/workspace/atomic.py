@@ -55,7 +55,7 @@ def atomic_writer(path: Path, *, mode_of: Path | None = None) -> Iterator[Binary
     an exception leaves ``path`` as it was and no temp file behind."""
     fd, temp = _open_temp(path, mode_of)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with _named(path), os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
@@ -173,10 +173,20 @@ def append_line(path: Path, line: str) -> None:
         if _has_other_names(fd):
             whole = _read_range(fd, 0, keep) + payload
         else:
-            if keep != size:
-                os.ftruncate(fd, keep)
-            os.pwrite(fd, payload, keep)
-            os.fsync(fd)
+            with _named(path):
+                try:
+                    if keep != size:
+                        os.ftruncate(fd, keep)
+                    # pwrite may write part of the line and say so only by its count (a disk
+                    # filling up): the rest is written, or the part cut off again
+                    done = 0
+                    while done < len(payload):
+                        done += _wrote(os.pwrite(fd, payload[done:], keep + done))
+                    os.fsync(fd)
+                except OSError:
+                    with suppress(OSError):
+                        os.ftruncate(fd, keep)
+                    raise
             return
     finally:
         os.close(fd)
@@ -238,7 +248,7 @@ def _write_temp(path: Path, data: bytes) -> Path:
     """A temp file beside ``path`` holding ``data``, on disk (fsync'd); none left on failure."""
     fd, temp = _open_temp(path)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with _named(path), os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -246,6 +256,19 @@ def _write_temp(path: Path, data: bytes) -> Path:
         temp.unlink(missing_ok=True)
         raise
     return temp
+
+
+@contextmanager
+def _named(path: Path) -> Iterator[None]:
+    """Name ``path`` in a full disk's error: ``write`` and ``fsync`` raise ENOSPC without a
+    file name, and a bare "No space left on device" leaves the user guessing which file (and
+    which disk) it was. It stays an :class:`OSError`, so every caller handles it as before."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None and error.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise OSError(error.errno, error.strerror, str(path)) from error
+        raise
 
 
 def _raise_if_refused(error: OSError, path: Path) -> None:
@@ -267,11 +290,35 @@ def _append_if_unchanged(path: Path, fd: int, size: int, data: bytes) -> bool:
         now = os.fstat(out)
         if not _same_file(now, os.fstat(fd)) or now.st_size != size:
             return False  # someone wrote since we read: our line may belong elsewhere now
-        _write_all(out, data)
-        os.fsync(out)
+        with _named(path):
+            _append_whole(out, size, data)
     finally:
         os.close(out)
     return True
+
+
+def _append_whole(fd: int, size: int, data: bytes) -> None:
+    """Append ``data`` to the file open (``O_APPEND``) as ``fd``, ``size`` long before, durably
+    or not at all: a disk that fills part-way takes a short write without complaint, and the
+    part would stay as a line cut short (a fact of half its words). It is cut off again, unless
+    someone else appended after it meanwhile (their line is not ours to cut)."""
+    done = 0
+    try:
+        while done < len(data):
+            done += _wrote(os.write(fd, data[done:]))
+        os.fsync(fd)
+    except OSError:
+        with suppress(OSError):
+            if os.fstat(fd).st_size == size + done:
+                os.ftruncate(fd, size)
+        raise
+
+
+def _wrote(count: int) -> int:
+    """``count`` bytes were written; none at all is a full disk that said nothing."""
+    if count <= 0:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    return count
 
 
 def _replace_keeping_appends(path: Path, fd: int, old: bytes, data: bytes) -> bool:
@@ -313,8 +360,9 @@ def _append_bytes(path: Path, data: bytes) -> bool:
     except FileNotFoundError:
         return False
     try:
-        _write_all(out, data)
-        os.fsync(out)
+        with _named(path):
+            _write_all(out, data)
+            os.fsync(out)
     finally:
         os.close(out)
     return True
