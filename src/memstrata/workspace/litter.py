@@ -3,8 +3,10 @@
 Every replacement writes ``.<name>.<8 hex>.tmp`` beside its file first
 (:func:`~memstrata.workspace.atomic.write_atomic`); a process killed before the rename leaves
 it behind. The roll-forward of a topic's intent removes those in that topic's folder
-(:meth:`~memstrata.wiki.store.TopicStore.complete_pending`); this sweeps the folders memstrata
-writes beside them: the intents, the proposals, the journal and ``_index.json``.
+(:meth:`~memstrata.wiki.store.TopicStore.complete_pending`); this sweeps the other folders
+memstrata replaces files in: the intents, the proposals, the journal and ``_index.json``, the
+rules, the gardener's state and reports, ``raw/`` (a restore's copy of the raw database, as big
+as it) and ``.memstrata/`` (the Index view, the hooks' record, the restore marker).
 
 Writers there hold the workspace lock, and so does the sweep, so a temp file found is no live
 writer's. One younger than :data:`LITTER_MIN_AGE_S` is left all the same: a program other than
@@ -32,6 +34,12 @@ def sweep_litter(workspace: Workspace, now_s: float | None = None) -> list[Path]
         workspace.memory_dir / "proposals",
         workspace.memory_dir,
         workspace.topics_dir,
+        workspace.root,
+        workspace.root / "prompt",
+        workspace.memory_dir / ".garden",
+        workspace.memory_dir / "reports",
+        workspace.raw_dir,
+        workspace.state_dir,
     )
     for folder in folders:
         try:
