@@ -9,12 +9,34 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from memstrata.errors import InputError
+
 Clock = Callable[[], datetime]
 
 
 def system_now() -> datetime:
     """Return the current time in UTC (the default clock)."""
     return datetime.now(UTC)
+
+
+def checked_clock(clock: object) -> Clock:
+    """``clock`` when it can be called (an :class:`InputError` otherwise), for a
+    ``Memory(clock=...)`` given something that is no clock."""
+    if not callable(clock):
+        raise InputError(
+            f"clock is a function returning the time (a datetime), not {type(clock).__name__}"
+        )
+    return clock  # type: ignore[return-value]  # what it returns is checked by read_clock
+
+
+def read_clock(clock: Clock) -> datetime:
+    """What ``clock`` says it is, as an aware time: a naive one is UTC (as :func:`to_iso` and
+    stored times read it), so that times computed from it compare with stored ones. What is no
+    ``datetime`` is an :class:`InputError` naming it, before anything is written with it."""
+    moment = clock()
+    if not isinstance(moment, datetime):
+        raise InputError(f"the clock returned {moment!r}, not a datetime")
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def to_iso(moment: datetime) -> str:

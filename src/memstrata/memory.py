@@ -14,10 +14,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Concatenate, ParamSpec, TypeVar
 
-from memstrata.clock import Clock, system_now, to_iso
+from memstrata.clock import Clock, checked_clock, read_clock, system_now, to_iso
 from memstrata.config import Config, load_config
 from memstrata.context.compile import (
     Context,
@@ -34,6 +35,7 @@ from memstrata.errors import (
     ParseError,
     RawStoreDamaged,
     TopicNotFound,
+    WorkspaceNotFound,
     WorkspaceReadOnly,
 )
 from memstrata.fts import content_terms, query_terms
@@ -144,8 +146,30 @@ def _heals_index(
     return healing
 
 
+def _in_workspace(
+    method: Callable[Concatenate[Memory, P], R],
+) -> Callable[Concatenate[Memory, P], R]:
+    """A call on a workspace that is no longer where it was opened (moved, deleted, its
+    ``memstrata.toml`` gone) is a :class:`~memstrata.errors.WorkspaceNotFound`: a long-lived
+    process (the MCP server) would otherwise read nothing from the empty place and write into
+    a new, partial workspace there, out of sight of the real one."""
+
+    @functools.wraps(method)
+    def checked(self: Memory, *args: P.args, **kwargs: P.kwargs) -> R:
+        self.require_workspace()
+        return method(self, *args, **kwargs)
+
+    return checked
+
+
 class Memory:
-    """Long-term memory rooted at one workspace folder."""
+    """Long-term memory rooted at one workspace folder.
+
+    One ``Memory`` may serve a long-lived process and its threads (calls take the workspace
+    lock, within the process and across processes); files edited by hand, written or rebuilt
+    by another process are picked up by the next call. Every error a caller can cause is a
+    :class:`~memstrata.errors.MemstrataError` with a message a person can act on.
+    """
 
     def __init__(
         self,
@@ -156,11 +180,14 @@ class Memory:
         embeddings: bool = True,
         embedder: Embedder | None = None,
     ) -> None:
-        self.workspace = find_workspace(Path(path) if path is not None else None)
+        self.workspace = find_workspace(_workspace_path(path))
+        if config is not None and not isinstance(config, Config):
+            raise InputError(f"config is a memstrata Config, not {type(config).__name__}")
         self.config = config or _load_config(self.workspace)
-        self.clock = clock
+        self._clock = checked_clock(clock)
         self.lock = WorkspaceLock(self.workspace.lock_path)
-        self.topics = TopicStore(self.workspace, self.config.topics, self.lock, clock)
+        # handed the reading of the clock, so that a clock set later is the one they read
+        self.topics = TopicStore(self.workspace, self.config.topics, self.lock, self._now)
         self._index: IndexDB | None = None
         self._raw: RawStore | None = None
         #: True once we found the workspace cannot be written: reads still work from the files.
@@ -181,13 +208,51 @@ class Memory:
 
     @classmethod
     def init(
-        cls, path: str | Path, *, clock: Clock = system_now, embeddings: bool = True
+        cls,
+        path: str | Path,
+        *,
+        clock: Clock = system_now,
+        config: Config | None = None,
+        embeddings: bool = True,
+        embedder: Embedder | None = None,
     ) -> Memory:
-        """Create a workspace at ``path`` (keeping any files already there) and open it."""
-        init_workspace(Path(path))
-        return cls(path, clock=clock, embeddings=embeddings)
+        """Create a workspace at ``path`` (keeping any files already there) and open it; the
+        keywords are :class:`Memory`'s."""
+        root = _workspace_path(path)
+        if root is None:
+            raise InputError("a workspace to create needs a path (a folder), not None")
+        init_workspace(root)
+        return cls(root, clock=clock, config=config, embeddings=embeddings, embedder=embedder)
+
+    def __repr__(self) -> str:
+        return f"Memory({str(self.workspace.root)!r})"
+
+    @property
+    def clock(self) -> Clock:
+        """The time now, as every part of this memory reads it: the clock given (the system's
+        by default), a naive time taken as UTC. Set it to change the clock of every part."""
+        return self._now
+
+    @clock.setter
+    def clock(self, clock: Clock) -> None:
+        self._clock = checked_clock(clock)
+
+    def _now(self) -> datetime:
+        return read_clock(self._clock)
+
+    def require_workspace(self) -> None:
+        """Raise :class:`~memstrata.errors.WorkspaceNotFound` when the workspace is no longer
+        where this memory opened it (moved or deleted since: its ``memstrata.toml`` is gone)."""
+        if not self.workspace.config_path.is_file():
+            raise WorkspaceNotFound(
+                f"{self.workspace.root}: the workspace is no longer there (no "
+                f"{self.workspace.config_path.name}: moved or deleted since it was opened); "
+                "nothing was read or written: open it where it is now"
+            )
 
     def close(self) -> None:
+        """Close the databases this memory holds open; closing again does nothing. A later
+        call opens what it needs again (close once more when done with it)."""
         for store in (self._index, self._raw):
             if store is not None:
                 store.close()
@@ -311,12 +376,15 @@ class Memory:
         return store
 
     def raw_problems(self) -> tuple[Problem, ...]:
+        """Why the raw database could not be read by the last read of every stratum (none
+        when it could)."""
         if not self.raw_damage:
             return ()
         return (Problem(self.workspace.relative(self.workspace.raw_db), None, self.raw_damage),)
 
     # -- index upkeep --------------------------------------------------------------------------
 
+    @_in_workspace
     def sync(self, scan_topics: bool = True) -> SyncReport:
         """Bring the index in step with the files; record hand edits to topics in history.
 
@@ -335,6 +403,7 @@ class Memory:
             scan_topics=scan_topics,
         )
 
+    @_in_workspace
     def refresh(self) -> SyncReport:
         """The sync every read does: journals always, topic files as often as their check is
         cheap (:func:`~memstrata.index_sync.topic_scan_due`).
@@ -370,6 +439,7 @@ class Memory:
         finally:
             self._turn_sync = None
 
+    @_in_workspace
     def rebuild(self, on_embedding: Callable[[int, int], None] | None = None) -> SyncReport:
         """Recreate the index and ``_index.json`` from the files alone, then embed everything
         (with the embedding model on; vectors come from the cache when texts are unchanged).
@@ -392,11 +462,15 @@ class Memory:
 
     # -- rules ---------------------------------------------------------------------------------
 
+    @_in_workspace
     def rules(self) -> RulesReport:
+        """The rules files (``prompt/*.md``, ``MEMORY.md``, ``SESSION-STATE.md``) as injected,
+        with what was mended on reading them."""
         return read_rules(self.workspace, self.config)
 
     # -- wiki ----------------------------------------------------------------------------------
 
+    @_in_workspace
     def write_topic(
         self,
         topic_id: str,
@@ -410,8 +484,8 @@ class Memory:
         require_text("summary", summary)
         require_plain("summary", summary)
         require_plain("detail", detail)
-        require_plain("reason", reason, one_line=True)
-        require_plain("actor", actor, one_line=True)
+        _require_line("reason", reason)
+        _require_line("actor", actor)
         summary = redact_secrets(summary).text
         detail = None if detail is None else redact_secrets(detail).text
         with self.lock.held():
@@ -445,11 +519,12 @@ class Memory:
             return None  # a topic made by hand, never recorded: the write records it
         return TopicWrite(current, history[-1], created=False, unchanged=True)
 
+    @_in_workspace
     def archive_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
         """Archive a topic: out of recall and the index, kept on disk with its history; one
         already archived is an :class:`~memstrata.errors.InputError` (nothing is written)."""
-        require_plain("reason", reason, one_line=True)
-        require_plain("actor", actor, one_line=True)
+        _require_line("reason", reason)
+        _require_line("actor", actor)
         with self.lock.held():
             if self.topics.get(topic_id).meta.state == "archived":
                 raise InputError(f"{topic_id} is already archived")
@@ -457,6 +532,7 @@ class Memory:
             note = self._reindex_topic(written.topic.id)
         return replace(written, index_note=note) if note else written
 
+    @_in_workspace
     def restore_topic(
         self, topic_id: str, *, actor: str = "user", reason: str = "", version: str | None = None
     ) -> TopicWrite:
@@ -466,8 +542,8 @@ class Memory:
         With ``version`` (a hash from :meth:`topic_history`), bring back the text the topic
         had then instead, in whatever state it is now; the text it replaces stays in history.
         """
-        require_plain("reason", reason, one_line=True)
-        require_plain("actor", actor, one_line=True)
+        _require_line("reason", reason)
+        _require_line("actor", actor)
         if version is not None:
             return self._restore_version(topic_id, version, actor=actor, reason=reason)
         with self.lock.held():
@@ -491,7 +567,7 @@ class Memory:
     def _restore_version(
         self, topic_id: str, version: str, *, actor: str, reason: str
     ) -> TopicWrite:
-        version = version.strip().lower()
+        version = _checked_version(version)
         with self.lock.held():
             text = self.topics.version(topic_id, version)
             current = self.topics.get(topic_id)
@@ -516,27 +592,38 @@ class Memory:
         held = self.index.held_topic(written.topic.id)
         return replace(written, held=held) if held else written
 
+    @_in_workspace
     def topic_version(self, topic_id: str, version: str) -> TopicText:
         """The text ``topic_id`` had at ``version``, a hash from :meth:`topic_history`."""
-        return self.topics.version(topic_id, version)
+        return self.topics.version(topic_id, _checked_version(version))
 
+    @_in_workspace
     def get_topic(self, topic_id: str) -> Topic:
+        """The topic ``topic_id`` (``namespace/slug``) as its files hold it now, in any state;
+        :class:`~memstrata.errors.TopicNotFound` when there is none,
+        :class:`~memstrata.errors.InvalidTopicId` for an id that is not one."""
         return self.topics.get(topic_id)
 
     def topic_held(self, topic: Topic) -> str:
         """Why ``topic`` is held out of recall and the Index ("" when it is not): its title or
         summary reads as an instruction to the model. Read from the text given, so a topic just
         edited by hand is judged as it now reads, as the index will judge it."""
+        if not isinstance(topic, Topic):
+            raise InputError(f"topic_held takes a Topic (get_topic's), not {type(topic).__name__}")
         return topic_held_reason(topic.title, redact_secrets(topic.summary).text)
 
+    @_in_workspace
     def list_topics(self) -> list[Topic]:
+        """Every topic in the wiki, in every state (archived and superseded included)."""
         return self.topics.list()
 
+    @_in_workspace
     def topic_history(self, topic_id: str) -> list[HistoryEntry]:
         """The topic's history, oldest first; no such topic is a ``TopicNotFound``."""
         self.topics.folder_of(topic_id)  # an empty history would read as a topic never changed
         return self.topics.history(topic_id)
 
+    @_in_workspace
     def topic_history_records(self, topic_id: str) -> list[HistoryRecord]:
         """:meth:`topic_history` with the text each change replaced, where history kept it."""
         self.topics.folder_of(topic_id)
@@ -556,8 +643,16 @@ class Memory:
         return ""
 
     @_heals_index
+    @_in_workspace
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
-        """The topic index as injected each turn (≤ the index budget), hand edits included."""
+        """The topic index as injected each turn (≤ the index budget), hand edits included;
+        ``budget_bytes`` (a whole number of bytes) in place of the configured budget."""
+        if budget_bytes is not None and (
+            isinstance(budget_bytes, bool) or not isinstance(budget_bytes, int) or budget_bytes < 1
+        ):
+            raise InputError(
+                f"budget_bytes must be a whole number of at least 1, not {budget_bytes!r}"
+            )
         self.refresh()  # keeps _index.json in step with topic files edited by hand
         return render_index_file(
             self.workspace.index_json,
@@ -610,6 +705,7 @@ class Memory:
         return [float(value) for value in rows[1:] @ rows[0]]
 
     @_heals_index
+    @_in_workspace
     def remember(
         self,
         text: str | bytes,
@@ -653,27 +749,41 @@ class Memory:
         compared meanings without its embedder (it failed, or rests), by words alone."""
         return self.semantic.gate_notes()
 
+    @_in_workspace
     def proposals(self, status: str | None = None) -> list[Proposal]:
         """Proposals waiting for (or given) a ruling, oldest id first."""
         return self.proposal_store.list(status)
 
+    @_in_workspace
     def proposal(self, proposal_id: str) -> Proposal:
+        """The proposal ``proposal_id`` (``p-…``); an :class:`~memstrata.errors.InputError`
+        when there is none."""
         return self.proposal_store.get(proposal_id)
 
+    @_in_workspace
     def resolve_proposal(
         self, proposal_id: str, accept: bool, keep: Keep | None = None, actor: str = "user"
     ) -> Proposal:
         """Rule on a proposal: accept (a conflict needs ``keep``: a, b or both) or reject it."""
         from memstrata.gate.rulings import rule_on
 
-        require_plain("actor", actor, one_line=True)
+        if not isinstance(accept, bool):
+            raise InputError(f"accept is True or False, not {accept!r}")
+        if keep not in (None, "a", "b", "both"):
+            raise InputError(f"keep must be a, b or both (or None), not {keep!r}")
+        _require_line("actor", actor)
         with self.lock.held():
             return rule_on(self.gate, proposal_id, accept, keep, actor)
 
+    @_in_workspace
     def held_topics_of(self, proposal: Proposal) -> list[HeldEntry]:
         """The topics holding the text of an accepted quarantine ``proposal`` that are held out
         of recall and the Index: accepting stores the text, and while it reads as an
         instruction to the model it stays held, as every topic that reads so."""
+        if not isinstance(proposal, Proposal):
+            raise InputError(
+                f"held_topics_of takes a Proposal (proposal()'s), not {type(proposal).__name__}"
+            )
         if proposal.kind != "quarantine" or proposal.status != "accepted":
             return []
         text = redact_secrets(proposal.text).text.strip()
@@ -713,6 +823,7 @@ class Memory:
 
     # -- journal -------------------------------------------------------------------------------
 
+    @_in_workspace
     def log(
         self, text: str, kind: FactKind | None = None, confidence: float | None = None
     ) -> LogWrite:
@@ -758,6 +869,7 @@ class Memory:
             raise InputError(f"{day!r} is not a day: write it YYYY-MM-DD, e.g. 2025-11-27")
         return self.workspace.journal_path(day)
 
+    @_in_workspace
     def promote(
         self,
         day: str | None = None,
@@ -783,17 +895,24 @@ class Memory:
         """
         from memstrata.journal.promote import promote_facts, rehearse_promotion
 
+        if day is not None:
+            self.journal_day(day)  # a day written YYYY-MM-DD: "" or 0 is not "every day"
         if dry_run:
             return rehearse_promotion(self, day, on_problem)
         return promote_facts(self, day, on_problem)
 
+    @_in_workspace
     def journal_paths(self) -> list[Path]:
+        """The journal files (``memory/YYYY-MM-DD.md``), oldest day first."""
         folder = self.workspace.memory_dir
         if not folder.is_dir():
             return []
         return sorted(path for path in folder.glob("*.md") if day_of(path.name))
 
+    @_in_workspace
     def read_journal(self, day: str) -> ParsedJournal:
+        """The journal of ``day`` (YYYY-MM-DD) parsed: its entries, ``## Retain`` facts and the
+        problems of its lines; an :class:`~memstrata.errors.InputError` when there is none."""
         path = self.journal_day(day)
         if not path.exists():
             raise InputError(f"{self.workspace.relative(path)}: no journal for {day}")
@@ -824,6 +943,7 @@ class Memory:
 
     # -- raw -----------------------------------------------------------------------------------
 
+    @_in_workspace
     def ingest(
         self,
         paths: Sequence[str | Path] | str | Path,
@@ -874,6 +994,7 @@ class Memory:
     # -- search and context --------------------------------------------------------------------
 
     @_heals_index
+    @_in_workspace
     def search(
         self,
         query: str,
@@ -915,6 +1036,7 @@ class Memory:
         to its questions, start and end (:mod:`memstrata.recall.long_query`)."""
         return cut_query(checked_query(query)).text
 
+    @_in_workspace
     def search_notes(self, query: str) -> tuple[str, ...]:
         """What a search of ``query`` (just run) should say beside its hits: that the query had
         nothing to match, or that the embedder failed and turns were ranked by words alone."""
@@ -928,6 +1050,7 @@ class Memory:
         return tuple(notes)
 
     @_heals_index
+    @_in_workspace
     def search_raw(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Hybrid search over raw turns (see :mod:`memstrata.recall.turns`), labelled raw.
 
@@ -940,6 +1063,7 @@ class Memory:
         return [hit for hit in hits if hit is not None]
 
     @_heals_index
+    @_in_workspace
     def search_sessions(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Whole raw sessions (conversations) ranked for ``query``, best first, labelled raw.
 
@@ -953,9 +1077,11 @@ class Memory:
         the query come first: the list is read by a person."""
         from memstrata.recall.search import session_hits
 
+        checked_query(query)  # a query that is no text is said so, with a raw store or none
         return session_hits(self, query, limit)
 
     @_heals_index
+    @_in_workspace
     def rank_raw(
         self,
         query: str,
@@ -970,6 +1096,8 @@ class Memory:
         :func:`memstrata.recall.raw_search.rank_raw`."""
         from memstrata.recall.raw_search import rank_raw
 
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InputError(f"limit must be a whole number of at least 1, not {limit!r}")
         query = self.searched_query(query)
         if not content_terms(query):
             return [], []
@@ -1036,6 +1164,7 @@ class Memory:
         """Why the embedder is off for now (it failed: reads fall back to their lexical arms)."""
         return self.semantic.failure
 
+    @_in_workspace
     def embed_missing(self, on_progress: Callable[[int, int], None] | None = None) -> int:
         """Embed every topic, journal entry and raw turn that lacks a vector; return how many.
 
@@ -1045,6 +1174,7 @@ class Memory:
         return self.semantic.embed_missing(lambda: self.index.db, self.usable_raw, on_progress)
 
     @_heals_index
+    @_in_workspace
     def recall(
         self,
         query: str,
@@ -1127,6 +1257,7 @@ class Memory:
         return RecallResult(query, tuple(items), tuple(notes))
 
     @_heals_index
+    @_in_workspace
     def context(
         self,
         query: str | None = None,
@@ -1194,22 +1325,27 @@ class Memory:
         self._metric(record)
         return compiled
 
+    @_in_workspace
     def record_use(self, sources: Iterable[str]) -> None:
         """Record that the recalled items ``sources`` reached the model (their access count
         and time, which recall's use re-ranking reads); a read-only workspace records nothing.
         :meth:`context` does it for what it injects; a caller that packs a recall itself
-        (``recall(..., record_access=False)``) calls it for what it kept."""
-        used = list(sources)
+        (``recall(..., record_access=False)``) calls it for what it kept. One source given as
+        text is that source."""
+        used = _sources(sources)
         if used and not self.read_only:
             self._record_keys(access_keys(self.index.db, used))
 
     def _record_keys(self, keys: Mapping[str, str]) -> None:
         self.access.record(keys.values(), to_iso(self.clock()))
 
+    @_in_workspace
     def access_of(self, source: str) -> Access:
         """How often recall returned ``source`` (a topic id, a journal line) and when last;
         never: ``Access(0, "")``. Read from ``.memstrata/access.db``; nothing is written but
         the index's refresh, so that a journal line is keyed by what is there now."""
+        if not isinstance(source, str):
+            raise InputError(f"a source is text (a topic id, a journal line), not {source!r}")
         self.refresh()
         return self._accesses([source]).get(source, Access(0, ""))
 
@@ -1227,12 +1363,14 @@ class Memory:
         found = self.access.get(keys.values())
         return {source: found[key] for source, key in keys.items() if key in found}
 
+    @_in_workspace
     def metrics(self, days: int = 7) -> MetricsSummary:
         """Summarise ``memory/metrics.jsonl`` over the last ``days`` days."""
         return summarise(read_metrics(self.metrics_path), self.clock(), days)
 
     @property
     def metrics_path(self) -> Path:
+        """Where the metrics are appended (``memory/metrics.jsonl``)."""
         return self.workspace.memory_dir / "metrics.jsonl"
 
     def _metric(self, record: dict[str, object]) -> None:
@@ -1241,6 +1379,7 @@ class Memory:
 
     # -- upkeep --------------------------------------------------------------------------------
 
+    @_in_workspace
     def garden(
         self,
         *,
@@ -1250,21 +1389,37 @@ class Memory:
         dry_run: bool = False,
         skip: Sequence[str] = (),
     ) -> GardenReport:
-        """Tend the wiki once (DESIGN.md §2 Garden); the report says what was done and proposed."""
+        """Tend the wiki once (DESIGN.md §2 Garden); the report says what was done and proposed.
+
+        ``max_mutations`` and ``max_comparisons`` (whole numbers, 0 or more) stand in for the
+        configured budgets; ``skip`` names phases to leave out (one phase may be given as text).
+        """
         from memstrata.maintain.gardener import run_garden
 
-        return run_garden(self, mode, max_mutations, max_comparisons, dry_run, self.clock(), skip)
+        for name, budget in (
+            ("max_mutations", max_mutations),
+            ("max_comparisons", max_comparisons),
+        ):
+            if budget is not None and (
+                isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
+            ):
+                raise InputError(f"{name} must be a whole number of at least 0, not {budget!r}")
+        phases = _sources(skip, "skip")
+        return run_garden(self, mode, max_mutations, max_comparisons, dry_run, self.clock(), phases)
 
+    @_in_workspace
     def tick(self) -> TickReport:
         """Run the upkeep that is due (idle flush, distill, garden); fast when nothing is."""
         from memstrata.maintain.tick import run_tick
 
         return run_tick(self, self.clock())
 
+    @_in_workspace
     def ledger(self) -> list[LedgerRecord]:
         """Every gardener step, oldest first (``memory/ledger.jsonl``)."""
         return list(self.scan_ledger().records)
 
+    @_in_workspace
     def scan_ledger(self) -> LedgerScan:
         """The ledger's steps, and the lines that are no step (passed over, and named)."""
         from memstrata.maintain.ledger import scan_ledger
@@ -1272,40 +1427,53 @@ class Memory:
 
         return scan_ledger(GardenPaths(self.workspace).ledger)
 
+    @_in_workspace
     def undo(self, step_id: str, *, dry_run: bool = False) -> UndoResult:
         """Reverse one ledger step: its topics go back to their states before it."""
         from memstrata.maintain.undo import undo_step
 
+        if not isinstance(step_id, str):
+            raise InputError(
+                f"a step id is text (s-…, from ledger()), not {type(step_id).__name__}"
+            )
         return undo_step(self, step_id, self.clock(), dry_run)
 
+    @_in_workspace
     def snapshots(self) -> list[SnapshotInfo]:
         """Snapshots of the canonical files and the raw database, oldest first."""
         from memstrata.maintain.snapshot import list_snapshots
 
         return list_snapshots(self.workspace)
 
+    @_in_workspace
     def take_snapshot(self, reason: str = "taken by hand") -> SnapshotInfo:
         """Copy the canonical files and the raw database (SQLite backup API) aside."""
         from memstrata.maintain.snapshot import take_snapshot
 
-        require_plain("reason", reason, one_line=True)
+        _require_line("reason", reason)
         return take_snapshot(self, reason, self.clock())
 
+    @_in_workspace
     def prune_snapshots(self, keep: int = 10, *, dry_run: bool = False) -> PruneResult:
         """Remove all but the newest ``keep`` snapshots; never one an unfinished restore needs."""
         from memstrata.maintain.prune import prune_snapshots
 
         return prune_snapshots(self, keep, dry_run=dry_run)
 
+    @_in_workspace
     def restore_snapshot(self, snapshot_id: str, *, dry_run: bool = False) -> RestoreResult:
         """Make the workspace what it was in ``snapshot_id`` (the present is snapshotted first)."""
         from memstrata.maintain.restore import restore_snapshot
 
+        if isinstance(snapshot_id, str) and len(snapshot_id.encode("utf-8", "replace")) > 255:
+            # no file name is so long: asking the file system would be an OSError
+            raise InputError(f"no snapshot {snapshot_id[:40]!r}… ('memstrata snapshot list')")
         return restore_snapshot(self, snapshot_id, self.clock(), dry_run)
 
     # -- status --------------------------------------------------------------------------------
 
     @_heals_index
+    @_in_workspace
     def status(self) -> Status:
         """The workspace at a glance: sizes, the embedder, and every problem in its files."""
         from memstrata.status import workspace_status
@@ -1322,6 +1490,46 @@ BUSY_NOTE = (
     "another memstrata process is changing the workspace (a rebuild, an import?): read from the"
     " index as it stands, without this read's refresh"
 )
+
+
+def _require_line(what: str, text: object) -> None:
+    """An actor or a reason: one line of plain text (``None`` is none)."""
+    require_text(what, text)
+    require_plain(what, text, one_line=True)  # type: ignore[arg-type]  # checked text above
+
+
+def _checked_version(version: object) -> str:
+    """A topic version as given (a hash from ``topic_history``), trimmed and lower case."""
+    if not isinstance(version, str):
+        raise InputError(
+            f"a version is text (a hash from topic_history), not {type(version).__name__}"
+        )
+    return version.strip().lower()
+
+
+def _sources(values: object, what: str = "sources") -> list[str]:
+    """Names given as one text or as an iterable of texts (not the letters of one name)."""
+    if isinstance(values, str):
+        return [values]
+    if not isinstance(values, Iterable) or isinstance(values, bytes | bytearray | Mapping):
+        raise InputError(f"{what} is text or a list of texts, not {type(values).__name__}")
+    names = list(values)
+    for name in names:
+        if not isinstance(name, str):
+            raise InputError(f"{what} holds {name!r}, which is not text")
+    return names
+
+
+def _workspace_path(path: object) -> Path | None:
+    """The folder a caller named for a workspace, as a ``Path`` (``None``: find it)."""
+    if path is None:
+        return None
+    if not isinstance(path, str | PathLike):
+        raise InputError(f"a workspace path is text or a Path, not {type(path).__name__}")
+    named = Path(path)
+    if not str(path).strip() or "\x00" in str(named):
+        raise InputError(f"{str(path)!r} is no path to a workspace folder")
+    return named.expanduser()
 
 
 def _wordless(query: str) -> str:

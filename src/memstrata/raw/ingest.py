@@ -110,18 +110,28 @@ def _valid_json(redacted: str) -> str:
     return redacted
 
 
-def paths_named(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
+def paths_named(paths: object) -> list[Path]:
     """The paths a caller named to import: one path (text or a ``Path``) is one, not the
-    letters of its name; anything else is an :class:`InputError`.
+    letters of its name; anything else (``None``, a number, bytes, an empty name, which would
+    import the current folder, one holding a NUL) is an :class:`InputError`.
 
     ``-`` is standard input. A file of that name is named as text another way (``./-``), which
     ``Path`` would read as ``-`` again, so it is kept as an absolute path."""
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
+    if not isinstance(paths, Iterable) or isinstance(paths, bytes | bytearray):
+        raise InputError(
+            "paths to import are a path (text or a Path) or a list of them, not "
+            f"{type(paths).__name__}"
+        )
     found = []
     for path in paths:
         if not isinstance(path, str | os.PathLike):
             raise InputError(f"a path to import is text or a Path, not {type(path).__name__}")
+        if not str(path).strip():
+            raise InputError("a path to import is empty; name a file or a folder ('.' for here)")
+        if "\x00" in str(path):
+            raise InputError(f"{str(path)!r}: a path to import holds a NUL character")
         named = Path(path)
         if named == STDIN and isinstance(path, str) and path != "-":
             named = named.absolute()
@@ -134,6 +144,14 @@ def collect_files(paths: Iterable[Path]) -> list[Path]:
     (``-`` for standard input, a pipe) are kept, and so is a path that is not there: the
     import names it as a problem and goes on with the rest (``ingest ~/.claude/projects
     ~/.codex/sessions`` on a machine with one of the two)."""
+    try:
+        return _collect(paths)
+    except OSError as error:  # a name the system refuses to look at (too long)
+        where = str(error.filename or "a path")[:80]
+        raise InputError(f"{where}: cannot look at it ({error.strerror})") from error
+
+
+def _collect(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if is_stream(path):
