@@ -35,7 +35,17 @@ from memstrata.raw.store import open_raw_store
 
 what, path = sys.argv[1], Path(sys.argv[2])
 try:
-    (IndexDB.open if what == "index" else open_raw_store)(path)
+    if what == "cache":
+        from memstrata.providers.cache import CachedEmbedder
+        from memstrata.providers.hashing import HashingEmbedder
+
+        CachedEmbedder(HashingEmbedder(), path, owned=True)
+    elif what == "flush":
+        from memstrata.maintain.tick import _sessions_since
+
+        _sessions_since(path, "")
+    else:
+        (IndexDB.open if what == "index" else open_raw_store)(path)
 except Exception as error:
     print(type(error).__name__, error)
 else:
@@ -84,6 +94,36 @@ def test_a_full_disk_is_not_called_damage_of_the_raw_database(tmp_path: Path):
     assert said.startswith(f"DiskFull {raw}: the disk is full"), said
     assert "move it aside" not in said
     assert raw.read_bytes() == before
+
+
+def test_a_full_disk_keeps_the_embedding_cache_and_names_it(tmp_path: Path):
+    from memstrata.providers.cache import CachedEmbedder
+    from memstrata.providers.hashing import HashingEmbedder
+
+    cache = tmp_path / "embeddings.db"
+    CachedEmbedder(HashingEmbedder(), cache, owned=True).close()
+    for sidecar in (Path(f"{cache}-wal"), Path(f"{cache}-shm")):
+        sidecar.unlink(missing_ok=True)
+
+    said = open_without_room("cache", cache)
+
+    # not set aside as a damaged cache, to embed everything anew
+    assert said.startswith(f"DiskFull {cache}: the disk is full"), said
+    assert {path.name for path in tmp_path.iterdir()} <= {
+        "embeddings.db",
+        "embeddings.db-wal",
+        "embeddings.db-shm",
+    }
+
+
+def test_the_idle_flush_waits_for_a_raw_database_it_cannot_read_now(tmp_path: Path):
+    raw = tmp_path / "raw" / "sessions.db"
+    RawStore(raw).close()
+
+    said = open_without_room("flush", raw)
+
+    assert said.startswith(f"LockTimeout {raw}: could not be read now"), said
+    assert "usable" not in said
 
 
 def test_a_replacement_that_finds_the_disk_full_names_its_file(

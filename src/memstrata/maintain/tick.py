@@ -47,7 +47,7 @@ from memstrata.errors import LockTimeout, MemstrataError, RawStoreDamaged
 from memstrata.journal.log import append_log
 from memstrata.maintain.gardener import run_garden
 from memstrata.maintain.state import GardenPaths, exclusive, read_state
-from memstrata.sqlite import read_only_uri
+from memstrata.sqlite import is_damage, read_only_uri
 from memstrata.workspace.atomic import write_json_atomic
 from memstrata.workspace.textfile import read_mending, read_text
 
@@ -362,6 +362,8 @@ def _flush(
     except RawStoreDamaged as error:
         # the stamp is not kept: flush stays due, and runs once the database is usable again
         return JobResult("flush", "failed", f"raw/sessions.db: {error.reason}"), state
+    except LockTimeout as error:  # busy or a full disk: the same, without calling it damaged
+        return JobResult("flush", "busy", str(error)), state
     for row in rows:
         session_id, last = row["id"], row["last"]
         if flushed.get(session_id) == last:
@@ -408,6 +410,10 @@ def _sessions_since(raw_db: Path, since: str) -> list[sqlite3.Row]:
     except sqlite3.DatabaseError as error:
         if "no such table" in str(error):
             return []
+        if not is_damage(error):  # busy, or a full disk: the file is sound, so not "damaged"
+            raise LockTimeout(
+                f"{raw_db}: could not be read now ({error}); the flush waits for the next tick"
+            ) from error
         raise RawStoreDamaged(raw_db, f"not a usable raw sessions database ({error})") from error
     finally:
         connection.close()

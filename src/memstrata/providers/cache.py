@@ -24,7 +24,7 @@ import numpy as np
 
 from memstrata.errors import InputError
 from memstrata.providers.embedder import Embedder, Vectors
-from memstrata.sqlite import is_damage
+from memstrata.sqlite import disk_full, is_damage, is_disk_full
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -109,8 +109,10 @@ class CachedEmbedder:
         try:
             self._db = _open(path)
         except (sqlite3.DatabaseError, NotACache) as error:
+            if isinstance(error, sqlite3.DatabaseError) and is_disk_full(error):
+                raise disk_full(path, error) from error  # named: the file is sound
             if isinstance(error, sqlite3.DatabaseError) and not is_damage(error):
-                raise  # busy, read-only, a full disk: the file may be fine
+                raise  # busy, read-only: the file may be fine
             why = str(error) if isinstance(error, NotACache) else f"SQLite: {error}"
             if not owned:
                 raise InputError(f"{path} is not an embedding cache ({why})") from error
