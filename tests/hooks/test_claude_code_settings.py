@@ -1,7 +1,9 @@
 """Installing into Claude Code's settings.json merges, never clobbers, and undoes cleanly."""
 
 import json
+import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -516,3 +518,22 @@ def test_an_mcp_server_for_another_workspace_is_refused_not_re_pointed(
     assert not any(
         change.changed for change in uninstall(workspace, "project", project_dir=project)
     )
+
+
+def test_install_removes_the_temp_file_a_killed_install_left_and_nothing_else(
+    workspace: Path, project: Path, settings: Path
+):
+    folder = settings.parent
+    left = folder / ".settings.json.0123abcd.tmp"  # a killed install's, an hour old
+    fresh = folder / ".settings.json.89abcdef.tmp"  # a live writer's, maybe: left alone
+    theirs = folder / ".other.json.0123abcd.tmp"  # not a file memstrata writes
+    for path in (left, fresh, theirs):
+        path.write_text("{")
+    hour_ago = time.time() - 3600
+    os.utime(left, (hour_ago, hour_ago))
+    os.utime(theirs, (hour_ago, hour_ago))
+
+    install(workspace, "project", project_dir=project)
+
+    assert not left.exists()
+    assert fresh.exists() and theirs.exists()

@@ -34,6 +34,7 @@ from typing import Any
 from memstrata.errors import InputError, ParseError, WorkspaceNotFound
 from memstrata.workspace.atomic import write_atomic
 from memstrata.workspace.layout import ENV_VAR, Workspace, find_workspace
+from memstrata.workspace.litter import sweep_temps_of
 
 #: The hook commands ``memstrata hook`` offers (see :mod:`memstrata.hooks.run`).
 HOOK_NAMES: tuple[str, ...] = ("session-start", "user-prompt", "stop", "codex-notify")
@@ -79,6 +80,7 @@ def apply_changes(changes: Sequence[FileChange], workspace: Path | None = None) 
     if workspace is not None and created:
         _record_created(workspace, add=created)  # first: a file written is a file known
     for change in changes:
+        sweep_temps_of(change.path)  # a killed install's, in a folder no workspace sweep sees
         if not change.changed:
             continue
         if change.backup is not None and change.before is not None:

@@ -54,3 +54,28 @@ def sweep_litter(workspace: Workspace, now_s: float | None = None) -> list[Path]
             except OSError:
                 continue  # gone already, or not ours to remove
     return removed
+
+
+def sweep_temps_of(path: Path, now_s: float | None = None) -> list[Path]:
+    """Remove the temp files a killed writer of ``path`` left beside it
+    (``.<name>.<8 hex>.tmp``, a minute old or more), outside a workspace: the files ``hooks
+    install`` writes into a harness's folders, where nothing else of ours sweeps."""
+    now_s = time.time() if now_s is None else now_s
+    removed: list[Path] = []
+    prefix = f".{path.name}."
+    try:
+        temps = [
+            each
+            for each in path.parent.iterdir()
+            if each.name.startswith(prefix) and _TEMP.match(each.name)
+        ]
+    except OSError:
+        return removed
+    for temp in temps:
+        try:
+            if now_s - temp.stat().st_mtime >= LITTER_MIN_AGE_S and temp.is_file():
+                temp.unlink()
+                removed.append(temp)
+        except OSError:
+            continue
+    return removed
