@@ -1,6 +1,10 @@
-import pytest
+import string
 
-from memstrata import Memory
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memstrata import Memory, fts
 from memstrata.fts import (
     MAX_TERMS,
     dropped_terms,
@@ -280,3 +284,12 @@ def test_a_question_is_a_sentence_ending_in_a_question_mark_in_either_script():
 
     assert {"会议", "哪里"} <= set(searched_terms(f"{before}会议在哪里？{after}"))
     assert "v2.11" in searched_terms(f"{shipped[0]} Is v2.11 out? {shipped[1]}")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=string.printable, max_size=60))
+def test_ascii_text_is_split_as_the_full_patterns_split_it(ascii_text: str):
+    # the prompt path compiles only the ASCII forms (fts module comments); they must agree
+    assert fts._COMPOUND_ASCII.findall(ascii_text) == fts._COMPOUND.findall(ascii_text)
+    for token in fts._COMPOUND_ASCII.findall(ascii_text):
+        assert fts._TOKEN_ASCII.findall(token) == fts._TOKEN.findall(token)
