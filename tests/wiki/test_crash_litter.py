@@ -12,24 +12,11 @@ from memstrata.model import HistoryEntry, TopicMeta
 from memstrata.wiki.store import meta_to_dict
 from memstrata.wiki.text import content_hash
 from memstrata.workspace.atomic import write_json_atomic
+from tests.killed_writer import killed_writer
 
 #: writes a topic and is killed (SIGKILL) the moment its new summary.md is about to replace the
 #: old one: the temp file is written and synced, the intent is on disk, nothing else happened
-KILLED_WRITER = """
-import os, signal, sys
-from memstrata import Memory
-
-real_replace = os.replace
-
-def replace(source, target, *args, **kwargs):
-    if str(target).endswith("summary.md"):
-        os.kill(os.getpid(), signal.SIGKILL)
-    return real_replace(source, target, *args, **kwargs)
-
-os.replace = replace
-with Memory(sys.argv[1], embeddings=False) as memory:
-    memory.write_topic("people/ann", "# Ann\\nDesign director.")
-"""
+KILLED_WRITER = killed_writer("summary.md")
 
 
 def temp_files(folder: Path) -> list[str]:

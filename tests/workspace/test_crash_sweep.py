@@ -13,23 +13,10 @@ from pathlib import Path
 
 from memstrata import Memory
 from memstrata.workspace.litter import LITTER_MIN_AGE_S
+from tests.killed_writer import killed_writer
 
 #: writes a topic and is killed (SIGKILL) the moment the Index view is about to be replaced
-KILLED_WRITER = """
-import os, signal, sys
-from memstrata import Memory
-
-real_replace = os.replace
-
-def replace(source, target, *args, **kwargs):
-    if str(target).endswith("index-view.json"):
-        os.kill(os.getpid(), signal.SIGKILL)
-    return real_replace(source, target, *args, **kwargs)
-
-os.replace = replace
-with Memory(sys.argv[1], embeddings=False) as memory:
-    memory.write_topic("people/ann", "# Ann\\nDesign director.")
-"""
+KILLED_WRITER = killed_writer("index-view.json")
 
 
 def temp_files(folder: Path) -> list[Path]:

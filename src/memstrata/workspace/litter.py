@@ -46,13 +46,7 @@ def sweep_litter(workspace: Workspace, now_s: float | None = None) -> list[Path]
             temps = [path for path in folder.iterdir() if _TEMP.match(path.name)]
         except OSError:
             continue  # no such folder yet
-        for temp in temps:
-            try:
-                if now_s - temp.stat().st_mtime >= LITTER_MIN_AGE_S and temp.is_file():
-                    temp.unlink()
-                    removed.append(temp)
-            except OSError:
-                continue  # gone already, or not ours to remove
+        removed += _remove_old(temps, now_s)
     return removed
 
 
@@ -60,8 +54,6 @@ def sweep_temps_of(path: Path, now_s: float | None = None) -> list[Path]:
     """Remove the temp files a killed writer of ``path`` left beside it
     (``.<name>.<8 hex>.tmp``, a minute old or more), outside a workspace: the files ``hooks
     install`` writes into a harness's folders, where nothing else of ours sweeps."""
-    now_s = time.time() if now_s is None else now_s
-    removed: list[Path] = []
     prefix = f".{path.name}."
     try:
         temps = [
@@ -70,12 +62,18 @@ def sweep_temps_of(path: Path, now_s: float | None = None) -> list[Path]:
             if each.name.startswith(prefix) and _TEMP.match(each.name)
         ]
     except OSError:
-        return removed
+        return []
+    return _remove_old(temps, time.time() if now_s is None else now_s)
+
+
+def _remove_old(temps: list[Path], now_s: float) -> list[Path]:
+    """Remove those of ``temps`` that are files :data:`LITTER_MIN_AGE_S` old or more."""
+    removed: list[Path] = []
     for temp in temps:
         try:
             if now_s - temp.stat().st_mtime >= LITTER_MIN_AGE_S and temp.is_file():
                 temp.unlink()
                 removed.append(temp)
         except OSError:
-            continue
+            continue  # gone already, or not ours to remove
     return removed
