@@ -8,17 +8,7 @@ from pathlib import Path
 import pytest
 
 from memstrata import Memory, MemstrataError
-from tests.maintain.messy import file_states
-
-
-def canonical_states(root: Path) -> dict[str, tuple[bytes, int]]:
-    """The canonical files (the derived index under .memstrata/ may be brought up to date)."""
-    return {
-        name: state
-        for name, state in file_states(root).items()
-        if not name.startswith(".memstrata/")
-    }
-
+from tests.test_api_arguments import canonical_states
 
 CALLS: dict[str, tuple[Callable[[Memory], object], str]] = {
     "topic_version(version=5)": (
