@@ -22,6 +22,17 @@ def python_blocks(markdown: str) -> list[str]:
     return re.findall(r"```python\n(.*?)```", markdown, flags=re.DOTALL)
 
 
+def run_at_home(argv: list[str], home: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``argv`` run as a user whose home is ``home``, with this venv's commands on the PATH and
+    no workspace named in the environment."""
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "HOME": str(home), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    env.pop("MEMSTRATA_WORKSPACE", None)
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
 def test_the_quick_start_is_two_commands_and_ci_runs_both():
     setup, tests = bash_blocks(README)[:2]
     assert setup.strip().endswith("memstrata demo")
@@ -40,20 +51,8 @@ def test_every_usage_and_agents_command_in_the_readme_runs(tmp_path: Path):
     for transcript in (data_dir() / "transcripts").iterdir():
         target = claude if transcript.name.startswith("claude") else codex
         shutil.copy(transcript, target / transcript.name)
-    bin_dir = Path(sys.executable).parent
-    env = {**os.environ, "HOME": str(home), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
-    env.pop("MEMSTRATA_WORKSPACE", None)
     usage, agents = bash_blocks(README)[2:4]
-    script = "set -euo pipefail\n" + usage + agents
-    result = subprocess.run(
-        ["bash", "-c", script],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    result = run_at_home(["bash", "-c", "set -euo pipefail\n" + usage + agents], home, tmp_path)
     assert result.returncode == 0, result.stderr
     assert "cortado" in result.stdout
     assert "[session] codex:" in result.stdout
@@ -65,18 +64,8 @@ def test_every_usage_and_agents_command_in_the_readme_runs(tmp_path: Path):
 def test_the_python_example_in_the_readme_runs(tmp_path: Path):
     home = tmp_path / "home"
     Memory.init(home / "agent-memory", embeddings=False).close()
-    env = {**os.environ, "HOME": str(home)}
-    env.pop("MEMSTRATA_WORKSPACE", None)
     [example] = python_blocks(README)
-    result = subprocess.run(
-        [sys.executable, "-c", example],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    result = run_at_home([sys.executable, "-c", example], home, tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Admitted(" in result.stdout
     assert "opinions/ann-prefers-oat-milk" in result.stdout
