@@ -73,6 +73,7 @@ def workspace_status(memory: Memory) -> Status:
                     *memory.proposal_store.read_all().problems,
                     *memory.raw_problems(),
                     *_restore_problems(memory),
+                    *_unfinished_garden_step(memory),
                     *_future_days(memory),
                 )
             )
@@ -98,6 +99,21 @@ def _future_days(memory: Memory) -> list[Problem]:
         for path in memory.journal_paths()
         if (day_of(path.name) or "") > latest
     ]
+
+
+def _unfinished_garden_step(memory: Memory) -> list[Problem]:
+    """A garden step killed half done (a merge with one topic written): its topics read as
+    neither before nor after until the next garden run (or ledger undo) finishes it."""
+    from memstrata.maintain.state import GardenPaths
+
+    intent = GardenPaths(memory.workspace).intent
+    if not intent.exists():
+        return []
+    message = (
+        "a garden step was stopped half done (the topics it changes may read as neither "
+        "before nor after); the next 'memstrata garden' or 'memstrata ledger undo' finishes it"
+    )
+    return [Problem(memory.workspace.relative(intent), None, message)]
 
 
 def _restore_problems(memory: Memory) -> list[Problem]:
