@@ -14,10 +14,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime
-from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Concatenate, ParamSpec, TypeVar
 
+from memstrata.arguments import (
+    checked_names,
+    checked_version,
+    checked_whole,
+    require_line,
+    workspace_path,
+)
 from memstrata.clock import Clock, checked_clock, read_clock, system_now, to_iso
 from memstrata.config import Config, load_config
 from memstrata.context.compile import (
@@ -180,7 +186,7 @@ class Memory:
         embeddings: bool = True,
         embedder: Embedder | None = None,
     ) -> None:
-        self.workspace = find_workspace(_workspace_path(path))
+        self.workspace = find_workspace(workspace_path(path))
         if config is not None and not isinstance(config, Config):
             raise InputError(f"config is a memstrata Config, not {type(config).__name__}")
         self.config = config or _load_config(self.workspace)
@@ -218,7 +224,7 @@ class Memory:
     ) -> Memory:
         """Create a workspace at ``path`` (keeping any files already there) and open it; the
         keywords are :class:`Memory`'s."""
-        root = _workspace_path(path)
+        root = workspace_path(path)
         if root is None:
             raise InputError("a workspace to create needs a path (a folder), not None")
         init_workspace(root)
@@ -484,8 +490,8 @@ class Memory:
         require_text("summary", summary)
         require_plain("summary", summary)
         require_plain("detail", detail)
-        _require_line("reason", reason)
-        _require_line("actor", actor)
+        require_line("reason", reason)
+        require_line("actor", actor)
         summary = redact_secrets(summary).text
         detail = None if detail is None else redact_secrets(detail).text
         with self.lock.held():
@@ -523,8 +529,8 @@ class Memory:
     def archive_topic(self, topic_id: str, *, actor: str = "user", reason: str = "") -> TopicWrite:
         """Archive a topic: out of recall and the index, kept on disk with its history; one
         already archived is an :class:`~memstrata.errors.InputError` (nothing is written)."""
-        _require_line("reason", reason)
-        _require_line("actor", actor)
+        require_line("reason", reason)
+        require_line("actor", actor)
         with self.lock.held():
             if self.topics.get(topic_id).meta.state == "archived":
                 raise InputError(f"{topic_id} is already archived")
@@ -542,8 +548,8 @@ class Memory:
         With ``version`` (a hash from :meth:`topic_history`), bring back the text the topic
         had then instead, in whatever state it is now; the text it replaces stays in history.
         """
-        _require_line("reason", reason)
-        _require_line("actor", actor)
+        require_line("reason", reason)
+        require_line("actor", actor)
         if version is not None:
             return self._restore_version(topic_id, version, actor=actor, reason=reason)
         with self.lock.held():
@@ -567,7 +573,7 @@ class Memory:
     def _restore_version(
         self, topic_id: str, version: str, *, actor: str, reason: str
     ) -> TopicWrite:
-        version = _checked_version(version)
+        version = checked_version(version)
         with self.lock.held():
             text = self.topics.version(topic_id, version)
             current = self.topics.get(topic_id)
@@ -595,7 +601,7 @@ class Memory:
     @_in_workspace
     def topic_version(self, topic_id: str, version: str) -> TopicText:
         """The text ``topic_id`` had at ``version``, a hash from :meth:`topic_history`."""
-        return self.topics.version(topic_id, _checked_version(version))
+        return self.topics.version(topic_id, checked_version(version))
 
     @_in_workspace
     def get_topic(self, topic_id: str) -> Topic:
@@ -647,12 +653,8 @@ class Memory:
     def index_view(self, budget_bytes: int | None = None) -> RenderedIndex:
         """The topic index as injected each turn (≤ the index budget), hand edits included;
         ``budget_bytes`` (a whole number of bytes) in place of the configured budget."""
-        if budget_bytes is not None and (
-            isinstance(budget_bytes, bool) or not isinstance(budget_bytes, int) or budget_bytes < 1
-        ):
-            raise InputError(
-                f"budget_bytes must be a whole number of at least 1, not {budget_bytes!r}"
-            )
+        if budget_bytes is not None:
+            checked_whole(budget_bytes, "budget_bytes", 1)
         self.refresh()  # keeps _index.json in step with topic files edited by hand
         return render_index_file(
             self.workspace.index_json,
@@ -771,7 +773,7 @@ class Memory:
             raise InputError(f"accept is True or False, not {accept!r}")
         if keep not in (None, "a", "b", "both"):
             raise InputError(f"keep must be a, b or both (or None), not {keep!r}")
-        _require_line("actor", actor)
+        require_line("actor", actor)
         with self.lock.held():
             return rule_on(self.gate, proposal_id, accept, keep, actor)
 
@@ -1096,8 +1098,7 @@ class Memory:
         :func:`memstrata.recall.raw_search.rank_raw`."""
         from memstrata.recall.raw_search import rank_raw
 
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise InputError(f"limit must be a whole number of at least 1, not {limit!r}")
+        checked_whole(limit, "limit", 1)
         query = self.searched_query(query)
         if not content_terms(query):
             return [], []
@@ -1332,7 +1333,7 @@ class Memory:
         :meth:`context` does it for what it injects; a caller that packs a recall itself
         (``recall(..., record_access=False)``) calls it for what it kept. One source given as
         text is that source."""
-        used = _sources(sources)
+        used = checked_names(sources)
         if used and not self.read_only:
             self._record_keys(access_keys(self.index.db, used))
 
@@ -1400,11 +1401,9 @@ class Memory:
             ("max_mutations", max_mutations),
             ("max_comparisons", max_comparisons),
         ):
-            if budget is not None and (
-                isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
-            ):
-                raise InputError(f"{name} must be a whole number of at least 0, not {budget!r}")
-        phases = _sources(skip, "skip")
+            if budget is not None:
+                checked_whole(budget, name, 0)
+        phases = checked_names(skip, "skip")
         return run_garden(self, mode, max_mutations, max_comparisons, dry_run, self.clock(), phases)
 
     @_in_workspace
@@ -1450,7 +1449,7 @@ class Memory:
         """Copy the canonical files and the raw database (SQLite backup API) aside."""
         from memstrata.maintain.snapshot import take_snapshot
 
-        _require_line("reason", reason)
+        require_line("reason", reason)
         return take_snapshot(self, reason, self.clock())
 
     @_in_workspace
@@ -1490,46 +1489,6 @@ BUSY_NOTE = (
     "another memstrata process is changing the workspace (a rebuild, an import?): read from the"
     " index as it stands, without this read's refresh"
 )
-
-
-def _require_line(what: str, text: object) -> None:
-    """An actor or a reason: one line of plain text (``None`` is none)."""
-    require_text(what, text)
-    require_plain(what, text, one_line=True)  # type: ignore[arg-type]  # checked text above
-
-
-def _checked_version(version: object) -> str:
-    """A topic version as given (a hash from ``topic_history``), trimmed and lower case."""
-    if not isinstance(version, str):
-        raise InputError(
-            f"a version is text (a hash from topic_history), not {type(version).__name__}"
-        )
-    return version.strip().lower()
-
-
-def _sources(values: object, what: str = "sources") -> list[str]:
-    """Names given as one text or as an iterable of texts (not the letters of one name)."""
-    if isinstance(values, str):
-        return [values]
-    if not isinstance(values, Iterable) or isinstance(values, bytes | bytearray | Mapping):
-        raise InputError(f"{what} is text or a list of texts, not {type(values).__name__}")
-    names = list(values)
-    for name in names:
-        if not isinstance(name, str):
-            raise InputError(f"{what} holds {name!r}, which is not text")
-    return names
-
-
-def _workspace_path(path: object) -> Path | None:
-    """The folder a caller named for a workspace, as a ``Path`` (``None``: find it)."""
-    if path is None:
-        return None
-    if not isinstance(path, str | PathLike):
-        raise InputError(f"a workspace path is text or a Path, not {type(path).__name__}")
-    named = Path(path)
-    if not str(path).strip() or "\x00" in str(named):
-        raise InputError(f"{str(path)!r} is no path to a workspace folder")
-    return named.expanduser()
 
 
 def _wordless(query: str) -> str:
