@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from contextlib import nullcontext
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from memstrata.clock import to_iso
@@ -345,6 +345,14 @@ def _stores(survey: Survey, state: GardenState) -> tuple[str, ...]:
         f"journal: {survey.journal_days} day{'s' if survey.journal_days != 1 else ''}",
         raw,
     )
+
+
+def run_time(run_id: str) -> datetime | None:
+    """When the run ``run_id`` (:func:`_run_id`'s) began; ``None`` for no run id."""
+    try:
+        return datetime.strptime(run_id[2:18], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def _run_id(paths: GardenPaths, now: datetime) -> str:

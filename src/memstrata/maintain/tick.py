@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,7 +45,7 @@ from memstrata.clock import parse_time, to_iso
 from memstrata.config import UpkeepConfig
 from memstrata.errors import LockTimeout, MemstrataError, RawStoreDamaged
 from memstrata.journal.log import append_log
-from memstrata.maintain.gardener import run_garden
+from memstrata.maintain.gardener import run_garden, run_time
 from memstrata.maintain.state import GardenPaths, exclusive, read_state
 from memstrata.sqlite import is_damage, read_only_uri
 from memstrata.workspace.atomic import write_json_atomic
@@ -211,11 +211,11 @@ def with_garden_runs(memory: Memory, state: UpkeepState) -> UpkeepState:
     after it runs the garden again, which changes nothing either."""
     try:
         garden = read_state(GardenPaths(memory.workspace).state)
-        ran = datetime.strptime(garden.last_run[2:18], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
-    except (MemstrataError, ValueError):  # no run yet, or a state the gardener will name
+    except MemstrataError:  # a state the gardener will name on its next run
         return state
+    ran = run_time(garden.last_run)
     last = parse_time(state.garden_last)
-    if last is not None and last >= ran:
+    if ran is None or (last is not None and last >= ran):
         return state
     return replace(
         state,
