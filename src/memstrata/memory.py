@@ -79,7 +79,7 @@ from memstrata.model import (
 from memstrata.proposals import ProposalStore
 from memstrata.recall.access import Access, AccessLog, access_keys, item_keys
 from memstrata.recall.filters import RecallFilters
-from memstrata.recall.hybrid import listing_note, recall_items
+from memstrata.recall.hybrid import recall_items
 from memstrata.recall.inputs import (
     checked_count,
     checked_entity,
@@ -87,6 +87,7 @@ from memstrata.recall.inputs import (
     checked_window,
 )
 from memstrata.recall.lexical import search_topics
+from memstrata.recall.listing import listing_note
 from memstrata.recall.long_query import cut_query, searched_with_notes
 from memstrata.recall.semantic_state import SemanticState
 from memstrata.redaction import redact_secrets

@@ -9,8 +9,10 @@ import pytest
 from memstrata.index.db import IndexDB
 from memstrata.journal.parse import parse_journal
 from memstrata.model import Topic, TopicMeta
-from memstrata.recall import hybrid
-from memstrata.recall.hybrid import POOL, _mentioning, _temporal
+from memstrata.recall import mentions
+from memstrata.recall.items import POOL
+from memstrata.recall.listing import items_in_windows
+from memstrata.recall.mentions import mentioning
 from memstrata.recall.temporal import TimeWindow
 
 LIVE = ("active", "conflict")
@@ -62,20 +64,20 @@ def _expected_mentions(names: set[str]) -> list[str]:
         {"Ann", "Bo"},
     ],
 )
-@pytest.mark.parametrize("walk_factor", [0, hybrid._WALK_FACTOR, 10**9])  # each plan, both
+@pytest.mark.parametrize("walk_factor", [0, mentions._WALK_FACTOR, 10**9])  # each plan, both
 def test_the_entity_arm_ranks_the_newest_live_items_naming_the_entity(
     index: IndexDB, names: set[str], walk_factor: int, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(hybrid, "_WALK_FACTOR", walk_factor)
+    monkeypatch.setattr(mentions, "_WALK_FACTOR", walk_factor)
     keys = sorted(name.casefold() for name in names)
-    found = [item.source for item in _mentioning(index.db, keys, LIVE)]
+    found = [item.source for item in mentioning(index.db, keys, LIVE)]
     assert found == _expected_mentions(names)
 
 
 def test_the_temporal_arm_takes_the_newest_live_topics_of_a_window(index: IndexDB):
     window = TimeWindow(datetime(2025, 3, 1, tzinfo=UTC), datetime(2025, 12, 1, tzinfo=UTC), "x")
-    pool: dict = {}
-    found = [source for source in _temporal(index.db, [window], LIVE, pool) if "#L" not in source]
+    items = items_in_windows(index.db, [window], LIVE)
+    found = [item.source for item in items if "#L" not in item.source]
     inside = [
         _topic(number)
         for number in range(TOPICS)

@@ -9,9 +9,10 @@ import pytest
 
 from memstrata.index.db import IndexDB
 from memstrata.journal.parse import parse_journal
-from memstrata.recall import hybrid
+from memstrata.recall import listing
 from memstrata.recall.filters import RecallFilters
-from memstrata.recall.hybrid import listing_note, recall_items
+from memstrata.recall.hybrid import recall_items
+from memstrata.recall.listing import listing_note
 
 NOW = datetime(2026, 12, 5, 10, 0, tzinfo=UTC)
 DAYS = 15
@@ -80,7 +81,7 @@ def test_a_recall_with_words_to_match_gives_no_such_note(index: IndexDB):
 
 
 def test_past_the_count_the_note_says_over(index: IndexDB, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(hybrid, "LISTING_MAX", 12)
+    monkeypatch.setattr(listing, "LISTING_MAX", 12)
 
     _, note = _recall(index, "", RecallFilters(k=10, entity="Ann"))
 

@@ -7,7 +7,7 @@ its words joined by spaces, hyphens or dots alike ("jose" names ``@José``, "obr
 ``@O'Brien``). Chinese is written without spaces, so a name sits inside a longer run of
 characters ("李娜喜欢什么咖啡"): every two to four characters of such a run are candidates too
 (Chinese personal names are two to four characters long). Recall looks the candidates up among
-the entity keys and aliases the index holds (:func:`memstrata.recall.hybrid.entity_keys`; a
+the entity keys and aliases the index holds (:func:`memstrata.recall.mentions.entity_keys`; a
 ``people/`` page titled "李娜 (Li Na)" makes "li na" name ``@李娜``), so a candidate that names
 nobody costs one missed lookup.
 """

@@ -39,9 +39,20 @@ def narrows(filters: RecallFilters) -> bool:
     return bool(filters.kind or filters.entity or filters.since or filters.until)
 
 
+def topic_states(filters: RecallFilters) -> tuple[str, ...]:
+    """The topic states a recall with ``filters`` may show: live ones, and archived or
+    superseded ones only when asked for (archived brings superseded with it)."""
+    states = ["active", "conflict"]
+    if filters.include_archived:
+        states.append("archived")
+    if filters.include_superseded or filters.include_archived:
+        states.append("superseded")
+    return tuple(states)
+
+
 def passes(item: RecallItem, filters: RecallFilters, aliases: Collection[str] = ()) -> bool:
     """Whether ``item`` meets ``filters``; ``aliases`` are the other names of the filter's
-    entity (:func:`memstrata.recall.hybrid.entity_aliases`), any of which it may be about."""
+    entity (:func:`memstrata.recall.mentions.entity_aliases`), any of which it may be about."""
     if filters.kind and item.kind != filters.kind:
         return False
     if filters.entity and not _about(item, {filters.entity.lstrip("@").casefold(), *aliases}):

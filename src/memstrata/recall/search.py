@@ -56,7 +56,7 @@ def _wiki_and_journal(
     names a time, a list of those hits that lie in it, so that they rise. A query that names
     a time and nothing else ("2025-11-26", "what happened last week?") lists what lies in it,
     newest first: a day's entries do not hold their date, and "week" is no word to match."""
-    from memstrata.recall.hybrid import items_in_time
+    from memstrata.recall.listing import items_in_time
     from memstrata.recall.temporal import asks_only_about_time, find_time_windows
 
     db = memory.index.db
