@@ -33,6 +33,9 @@ class LazyPattern:
     def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return self.compiled.search(text, pos)
 
+    def fullmatch(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text, pos)
+
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(text)
 

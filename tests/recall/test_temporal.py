@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memstrata.recall.temporal import QUERY_CHARS, bound, find_time_windows, parse_since
+from memstrata.recall.temporal import (
+    QUERY_CHARS,
+    asks_only_about_time,
+    bound,
+    find_time_windows,
+    parse_since,
+)
 
 # Words and numbers the parser reacts to, to be shuffled into any order.
 TIME_WORDS = (
@@ -290,3 +296,34 @@ def test_a_bare_duration_bound_is_its_compact_span(value, compact):
 @pytest.mark.parametrize("value", ["week", "aweek", "1 fortnight", "2 weeks later"])
 def test_a_duration_needs_a_count_and_a_unit(value):
     assert parse_since(value, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("APRİL 2024", "2024-04-01", "2024-05-01"),  # a Turkish keyboard's capital I
+        ("auguſt 3rd", "2025-08-03", "2025-08-04"),  # the long s
+        ("laſt week", "2025-11-17", "2025-11-24"),
+        ("trips in marı", None, None),  # a dotless i is no letter of a word it does not fit
+    ],
+)
+def test_letters_a_case_blind_match_reads_as_ascii_name_the_time_they_spell(text, start, end):
+    # The patterns take "İ", "ı" and "ſ" for "i" and "s"; the tables must read them so too,
+    # where a lookup of "aprİl" once raised KeyError out of recall.
+    windows = find_time_windows(text, NOW)
+
+    if start is None:
+        assert windows == []
+    else:
+        assert [(w.start_iso[:10], w.end_iso[:10]) for w in windows] == [(start, end)]
+        assert parse_since(text, NOW) == windows[0]
+
+
+def test_a_bound_spelt_with_such_letters_is_read_too():
+    assert bound("ſix weeks", NOW, start=True) == bound("six weeks", NOW, start=True)
+
+
+def test_a_question_of_time_alone_spelt_with_such_letters_still_asks_only_about_time():
+    query = "what happened in APRİL 2024?"
+
+    assert asks_only_about_time(query, find_time_windows(query, NOW))
