@@ -327,3 +327,31 @@ def test_a_question_of_time_alone_spelt_with_such_letters_still_asks_only_about_
     query = "what happened in APRİL 2024?"
 
     assert asks_only_about_time(query, find_time_windows(query, NOW))
+
+
+@pytest.mark.parametrize(
+    ("query", "start"),
+    [
+        ("what did we eat at Chinese New Year?", "2025-01-29"),
+        ("Lunar New Year's Eve dinner", "2025-01-28"),
+        ("the Spring Festival 2024", "2024-02-10"),  # a festival, not the season
+        ("the lantern festival", "2025-02-12"),
+        ("Dragon Boat Festival", "2025-05-31"),
+        ("on Qixi", "2025-08-29"),
+        ("last Mid-Autumn Festival", "2025-10-06"),
+        ("mid autumn 2024", "2024-09-17"),
+        ("the double ninth festival", "2025-10-29"),
+    ],
+)
+def test_the_chinese_calendars_festivals_are_their_days(query, start):
+    (window,) = find_time_windows(query, NOW)
+
+    assert (window.start_iso[:10], (window.end - window.start).days) == (start, 1)
+
+
+def test_a_festival_not_yet_come_this_year_is_last_years():
+    before_the_new_year = datetime(2025, 1, 20, tzinfo=UTC)
+
+    (window,) = find_time_windows("Chinese New Year", before_the_new_year)
+
+    assert window.start_iso[:10] == "2024-02-10"

@@ -165,3 +165,23 @@ def test_a_chinese_query_naming_only_a_time_asks_what_lies_in_it(query, only_tim
 @pytest.mark.parametrize(("value", "start"), [("上周", "2025-11-17"), ("2025年11月", "2025-11-01")])
 def test_a_chinese_phrase_is_a_bound(value, start):
     assert bound(value, NOW, start=True) == f"{start}T00:00:00Z"
+
+
+@pytest.mark.parametrize(
+    ("query", "phrase", "start"),
+    [
+        ("春节期间做了什么", "春节", "2025-01-29"),
+        ("除夕夜吃了什么", "除夕", "2025-01-28"),
+        ("元宵节的灯会", "元宵节", "2025-02-12"),
+        ("端午节那天", "端午节", "2025-05-31"),
+        ("七夕送了什么", "七夕", "2025-08-29"),
+        ("去年中秋节在哪里", "去年中秋节", "2024-09-17"),
+        ("重阳节去爬山", "重阳节", "2025-10-29"),
+    ],
+)
+def test_chinese_festivals_are_their_days_of_the_lunar_year(query, phrase, start):
+    assert window_of(query)[:2] == (phrase, f"{start}T00:00")
+
+
+def test_yuanxiao_alone_is_the_dish_not_the_festival():
+    assert find_time_windows("晚饭吃了元宵", NOW) == []

@@ -15,7 +15,10 @@ Everything is relative to an injected ``now`` (never the wall clock). Understood
 * days of a month: ``March 3rd``, ``3 March``, ``the 14th of February 2025``, and spans of
   them: ``August 11 to 15 2023``, ``between March 3 and March 5``;
 * holidays: ``Valentine's Day``, ``Christmas (Eve)``, ``New Year's (Eve)``, ``Halloween``,
-  ``Easter``, ``Thanksgiving`` and other US days by rule, ``Christmas 2024``;
+  ``Easter``, ``Thanksgiving`` and other US days by rule, ``Christmas 2024``; the festivals of
+  the Chinese calendar, 1900–2099 (``Chinese New Year`` or ``Spring Festival`` and its eve,
+  ``Lantern Festival``, ``Dragon Boat Festival``, ``Qixi``, ``Mid-Autumn Festival``, ``Double
+  Ninth``; :mod:`memstrata.recall.lunar`);
 * seasons (northern, meteorological): ``last summer``, ``in the spring``, ``winter 2024``
   (December 2023 to February 2024: a winter is named by the year of its January);
 * parts of a day: ``last night``, ``this morning``, ``yesterday afternoon``, ``tonight``, ``the
@@ -222,6 +225,18 @@ def _fixed(month: int, day: int) -> Callable[[int], date]:
     return lambda year: date(year, month, day)
 
 
+def _lunar(month: int, day: int, shift_days: int = 0) -> Callable[[int], date]:
+    """A festival of the Chinese calendar (lunar ``month``/``day``, moved by ``shift_days``),
+    as a function of the Gregorian year it falls in (:mod:`memstrata.recall.lunar`)."""
+
+    def on(year: int) -> date:
+        from memstrata.recall.lunar import festival_day  # a table: read only when asked for
+
+        return festival_day(year, month, day) + timedelta(days=shift_days)
+
+    return on
+
+
 _S = r"['’]?s?"  # "Valentine's", "Valentines", "Valentine’s"
 # Longer names first: "New Year's Eve" before "New Year's", "Christmas Eve" before "Christmas".
 # A row: words one of which every match of the name holds (for the prefilter), the name, its day.
@@ -242,6 +257,15 @@ _HOLIDAYS: tuple[tuple[str, str, Callable[[int], date]], ...] = (
     ("christmas xmas", r"(?:christmas|xmas)\s+eve", _fixed(12, 24)),
     ("christmas xmas", r"(?:christmas|xmas)(?:\s+day)?", _fixed(12, 25)),
     ("boxing", r"boxing\s+day", _fixed(12, 26)),
+    # the Chinese calendar's festivals, on their day of the lunar year
+    ("chinese lunar", rf"(?:chinese|lunar)\s+new\s+year{_S}\s+eve", _lunar(1, 1, -1)),
+    ("chinese lunar", rf"(?:chinese|lunar)\s+new\s+year{_S}(?:\s+day)?", _lunar(1, 1)),
+    ("spring", r"spring\s+festival", _lunar(1, 1)),
+    ("lantern", r"lantern\s+festival", _lunar(1, 1, 14)),
+    ("dragon duanwu", r"dragon\s+boat\s+festival|duanwu(?:\s+festival)?", _lunar(5, 5)),
+    ("qixi", r"qixi(?:\s+festival)?", _lunar(7, 7)),
+    ("autumn moon", r"mid[-\s]?autumn(?:\s+festival)?|moon\s+festival", _lunar(8, 15)),
+    ("ninth chongyang", r"double\s+ninth(?:\s+festival)?|chongyang(?:\s+festival)?", _lunar(9, 9)),
 )
 _HOLIDAY = _Guarded(
     r"\b(?:(last|this)\s+)?(?:"

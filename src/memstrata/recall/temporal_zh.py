@@ -16,8 +16,11 @@ A weekday alone (周六, 星期天, 礼拜一) is the latest before today, as "o
 after 每 ("every") or a number (一周一次) is none. A month alone (十一月, 3月份) is its latest
 occurrence by now, as "in November" is; a day of a month without a year (11月3号) follows
 "March 3rd".
-Not understood: the lunar holidays (春节, 中秋), 明天 and other future times (the English side
-has no "tomorrow" either), dates written in Chinese numerals with a year (二〇二五年).
+The festivals of the Chinese calendar (春节, 除夕, 元宵节, 端午, 七夕, 中秋, 重阳节) are their
+days of the lunar year, as "Mid-Autumn Festival" is in English (元宵 alone is also the dish, and
+重阳 alone a name, so only 元宵节 and 重阳节 count). Not understood: 明天 and other future times
+(the English side has no "tomorrow" either), dates written in Chinese numerals with a year
+(二〇二五年).
 """
 
 from __future__ import annotations
@@ -59,6 +62,11 @@ _HOLIDAYS = {
     "元旦": "New Year's Day", "情人节": "Valentine's Day", "万圣节": "Halloween",
     "感恩节": "Thanksgiving", "复活节": "Easter", "母亲节": "Mother's Day",
     "父亲节": "Father's Day", "愚人节": "April Fool's Day",
+    "春节": "Chinese New Year", "农历新年": "Chinese New Year", "大年初一": "Chinese New Year",
+    "除夕": "Chinese New Year's Eve", "大年三十": "Chinese New Year's Eve",
+    "元宵节": "Lantern Festival", "端午节": "Dragon Boat Festival", "端午": "Dragon Boat Festival",
+    "七夕节": "Qixi", "七夕": "Qixi", "中秋节": "Mid-Autumn Festival",
+    "中秋": "Mid-Autumn Festival", "重阳节": "Double Ninth Festival",
 }  # fmt: skip
 _PARTS = {
     "早上": "morning", "上午": "morning", "早晨": "morning", "下午": "afternoon",
