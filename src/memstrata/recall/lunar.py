@@ -9,8 +9,10 @@ new year (除夕) is the day before it and the Lantern Festival (元宵) fourtee
 
 The table was generated with lunar-python 1.4.8 and checked against lunardate 0.3.0: they
 agree on all 1,000 dates but two, where the modern reckoning lunar-python follows is kept
-(Mid-Autumn 1978 on September 17, Double Ninth 2057 on October 7). A year outside the table is
-a ``ValueError``, as a date past the calendar's ends is.
+(Mid-Autumn 1978 on September 17, Double Ninth 2057 on October 7). To extend it, take each
+date from lunar-python's ``Lunar.fromYmd(year, month, day).getSolar()`` (a tool for this table,
+not a dependency). A year outside the table is a ``ValueError``, as a date past the calendar's
+ends is.
 """
 
 from __future__ import annotations
