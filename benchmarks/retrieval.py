@@ -49,6 +49,9 @@ def main() -> int:
         help="raw: turns as raw sessions (search); recall: as journal entries (recall)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes scoring corpora at once")
+    parser.add_argument(
+        "--by-corpus", action="store_true", help="also score each conversation or question alone"
+    )
     parser.add_argument("--sizes", default="1000,10000,100000", help="latency: store sizes")
     args = parser.parse_args()
     if args.benchmark == "latency":
@@ -64,6 +67,7 @@ def main() -> int:
         captions=not args.no_captions,
         through=args.through,
         jobs=max(1, args.jobs),
+        by_corpus=args.by_corpus,
     )
     try:
         report, columns = run_retrieval(run, on_corpus=progress_bar())

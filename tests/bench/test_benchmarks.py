@@ -162,7 +162,7 @@ def test_corpora_scored_in_two_processes_give_the_same_report(shared_data):
     path = shared_data / "longmemeval" / "longmemeval_s_dev60.json.gz"
     common = ("bench", "longmemeval", str(path), "--limit", "3", "--embedder", "hashing", "--json")
 
-    alone, side_by_side = run(*common), run(*common, "--jobs", "2")
+    alone, side_by_side = run(*common, "--by-corpus"), run(*common, "--jobs", "2", "--by-corpus")
 
     assert alone.returncode == side_by_side.returncode == 0, side_by_side.stderr
     one, two = json.loads(alone.stdout), json.loads(side_by_side.stdout)
@@ -171,4 +171,43 @@ def test_corpora_scored_in_two_processes_give_the_same_report(shared_data):
             k: v for k, v in one[method].items() if k != "timings"
         }
         assert two[method]["timings"]["queries"] == 3
+    assert two["corpora"] == one["corpora"]
     assert (one["meta"]["jobs"], two["meta"]["jobs"]) == (1, 2)
+
+
+def test_by_corpus_scores_each_conversation_alone_and_they_make_up_the_whole(shared_data):
+    from tests.cli.process import run
+
+    path = shared_data / "locomo" / "locomo_dev.json"
+    result = run(
+        "bench", "locomo", str(path), "--limit", "2", "--embedder", "hashing", "--json",
+        "--by-corpus",
+    )  # fmt: skip
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    first_two = [corpus.id for corpus in load_locomo(path)[:2]]
+    assert list(report["corpora"]) == first_two
+    for method in ("memstrata", "fts5"):
+        blocks = [report["corpora"][corpus][method] for corpus in first_two]
+        whole = report[method]["all"]
+        assert sum(block["n"] for block in blocks) == whole["n"]
+        weighted = sum(block["n"] * block["recall@10"] for block in blocks) / whole["n"]
+        assert weighted == pytest.approx(whole["recall@10"], abs=1e-3)
+
+
+def test_by_corpus_prints_a_row_per_question_after_the_categories(shared_data):
+    from tests.cli.process import run
+
+    path = shared_data / "longmemeval" / "longmemeval_s_dev60.json.gz"
+    common = ("bench", "longmemeval", str(path), "--limit", "2", "--embedder", "hashing")
+
+    table = run(*common, "--by-corpus")
+    plain = run(*common, "--json")
+
+    assert table.returncode == plain.returncode == 0, table.stderr
+    rows = table.stdout.split("corpus", 1)[1].splitlines()[2:]
+    assert [row.split()[:2] for row in rows] == [
+        [corpus.id, "1"] for corpus in load_longmemeval(path, 2)
+    ]
+    assert "corpora" not in json.loads(plain.stdout)  # only when asked for

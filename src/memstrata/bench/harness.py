@@ -213,11 +213,13 @@ def run_benchmark(
     weights: TurnWeights | None = None,
     on_corpus: Callable[[int, int], None] | None = None,
     through: str = "raw",
+    by_corpus: bool = False,
 ) -> dict[str, Any]:
     """Score memstrata and FTS5 on every question of every corpus; a block per method.
 
     ``through="raw"`` searches the turns as raw sessions (``memstrata search``),
-    ``"recall"`` as journal entries through recall (:class:`RecallRetriever`).
+    ``"recall"`` as journal entries through recall (:class:`RecallRetriever`). With
+    ``by_corpus``, the report also scores each corpus alone (:func:`benchmark_report`).
     """
     weights = weights or TurnWeights()
     results = []
@@ -226,7 +228,7 @@ def run_benchmark(
         if on_corpus is not None:
             on_corpus(number, len(corpora))
     return benchmark_report(
-        results, corpora, embedder.name if embedder else "none", weights, through
+        results, corpora, embedder.name if embedder else "none", weights, through, by_corpus
     )
 
 
@@ -236,14 +238,27 @@ def benchmark_report(
     embedder_name: str,
     weights: TurnWeights,
     through: str,
+    by_corpus: bool = False,
 ) -> dict[str, Any]:
     """One report from the runs of each corpus, in corpus order (so it does not depend on
-    which process scored which corpus)."""
+    which process scored which corpus).
+
+    With ``by_corpus`` it also holds ``corpora``: for each corpus id, each method's ``all``
+    block over that corpus's questions alone (a LoCoMo conversation, a LongMemEval question),
+    so a reader can see whether a figure holds across conversations or rests on a few.
+    """
     runs = {"memstrata": MethodRun(), "fts5": MethodRun()}
     for result in results:
         for name, run in result.items():
             runs[name].absorb(run)
     report: dict[str, Any] = {name: run.report() for name, run in runs.items()}
+    if by_corpus:
+        report["corpora"] = {
+            corpus.id: {
+                name: run.tally.blocks().get("all", {"n": 0}) for name, run in result.items()
+            }
+            for corpus, result in zip(corpora, results, strict=True)
+        }
     report["meta"] = {
         "corpora": len(corpora),
         "questions": sum(len(corpus.questions) for corpus in corpora),

@@ -43,7 +43,32 @@ def render_table(report: dict[str, Any], columns: tuple[str, ...]) -> str:
         )
     meta = report.get("meta", {})
     lines.append(f"embedder: {meta.get('embedder', '?')}, weights: {meta.get('weights', {})}")
+    if "corpora" in report:
+        lines += ["", *_corpus_rows(report["corpora"], columns[:2])]
     return "\n".join(lines)
+
+
+def _corpus_rows(
+    corpora: dict[str, dict[str, dict[str, float]]], columns: tuple[str, ...]
+) -> list[str]:
+    """Each corpus alone: its questions, and the first ``columns`` of both methods."""
+    names = [_short(column) for column in columns]
+    widths = [max(10, len(name)) for name in names]
+    width = max([6, *(len(corpus) for corpus in corpora)]) + 2
+    heads = " ".join(f"{name:>{w}}" for name, w in zip(names, widths, strict=True))
+    head = f"{'corpus':<{width}}{'n':>5}  memstrata {heads}  fts5 {heads}"
+    lines = [head, "-" * len(head)]
+    for corpus, blocks in corpora.items():
+        ours, theirs = (
+            " ".join(
+                f"{block.get(column, 0.0):>{w}.3f}"
+                for column, w in zip(columns, widths, strict=True)
+            )
+            for block in (blocks["memstrata"], blocks["fts5"])
+        )
+        n = int(blocks["memstrata"]["n"])
+        lines.append(f"{corpus:<{width}}{n:>5}  {'':9} {ours}  {'':4} {theirs}")
+    return lines
 
 
 def _short(column: str) -> str:

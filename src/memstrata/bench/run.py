@@ -50,6 +50,8 @@ class BenchmarkRun:
     through: str = "raw"
     #: processes scoring corpora side by side (each loads its own embedder)
     jobs: int = 1
+    #: also score each conversation or question alone (the report's ``corpora``)
+    by_corpus: bool = False
 
 
 def run_retrieval(
@@ -78,9 +80,11 @@ def run_retrieval(
             on_corpus,
         )
         name = embedder.name if embedder is not None else "none"
-        report = benchmark_report(results, corpora, name, weights, run.through)
+        report = benchmark_report(results, corpora, name, weights, run.through, run.by_corpus)
     else:
-        report = run_benchmark(corpora, scorer, embedder, weights, on_corpus, run.through)
+        report = run_benchmark(
+            corpora, scorer, embedder, weights, on_corpus, run.through, run.by_corpus
+        )
     report["meta"].update(
         benchmark=run.benchmark,
         path=str(run.path),

@@ -51,6 +51,12 @@ from memstrata.providers.embedder import DEFAULT_EMBEDDER
     help="Score this many conversations or questions at once, each process with its own "
     "embedder (about 250 MB each with the default).",
 )
+@click.option(
+    "--by-corpus",
+    is_flag=True,
+    help="Also score each conversation (LoCoMo) or question (LongMemEval) alone: a table "
+    "after the categories, and a corpora block in the JSON.",
+)
 def bench(
     benchmark: str,
     path: Path,
@@ -60,6 +66,7 @@ def bench(
     limit: int | None,
     through: str,
     jobs: int,
+    by_corpus: bool,
 ) -> None:
     """Run a retrieval benchmark on PATH: memstrata's search beside plain SQLite FTS5.
 
@@ -70,7 +77,10 @@ def bench(
 
     Example: memstrata bench locomo locomo10.json --json
     """
-    run = BenchmarkRun(benchmark, path, embedder, embed_cache, limit, through=through, jobs=jobs)
+    run = BenchmarkRun(
+        benchmark, path, embedder, embed_cache, limit, through=through, jobs=jobs,
+        by_corpus=by_corpus,
+    )  # fmt: skip
     bar = progress_bar()
     try:
         report, columns = run_retrieval(run, on_corpus=bar)
