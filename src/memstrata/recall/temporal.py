@@ -304,7 +304,7 @@ def parse_since(text: str, now: datetime) -> TimeWindow | None:
     yesterday" name no window, whatever time words they hold. A weekday alone (``monday``,
     ``since Friday``) is the last one before today.
     """
-    value = _plain_letters(" ".join(text.split()))
+    value = _bound_value(text)
     days = _span_days(value)
     if days is not None:
         return _back(now, days, 0.0, value)
@@ -330,8 +330,13 @@ def bound(text: str, now: datetime, start: bool) -> str | None:
     window = parse_since(text, now)
     if window is None:
         return None
-    span = _span_days(_plain_letters(" ".join(text.split()))) is not None
+    span = _span_days(_bound_value(text)) is not None
     return window.start_iso if start or span else window.end_iso
+
+
+def _bound_value(text: str) -> str:
+    """A ``--since``/``--until`` value as it is read: its spaces collapsed, its letters plain."""
+    return _plain_letters(" ".join(text.split()))
 
 
 def _span_days(value: str) -> float | None:
